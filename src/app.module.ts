@@ -1,0 +1,42 @@
+import { DynamicModule, Global, Module } from '@nestjs/common';
+import { LoggerModule } from 'nestjs-pino';
+import { ClickHouseModule } from './clickhouse/clickhouse.module';
+import { Config } from './config/config';
+import { DatabaseModule } from './database/database.module';
+import { HealthController } from './health/health.controller';
+import { ProjectsModule } from './projects/projects.module';
+
+@Global()
+@Module({})
+class ConfigHolderModule {
+  static with(config: Config): DynamicModule {
+    return { module: ConfigHolderModule, providers: [{ provide: Config, useValue: config }], exports: [Config] };
+  }
+}
+
+@Module({})
+export class AppModule {
+  static forRoot(config: Config): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigHolderModule.with(config),
+        LoggerModule.forRoot({
+          pinoHttp: {
+            level: config.LOG_LEVEL,
+            // Keys and tokens travel in these headers; they never reach a log line.
+            redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["idempotency-key"]'], censor: '[redacted]' },
+            autoLogging: { ignore: (req) => req.url === '/health' },
+            serializers: {
+              req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+            },
+          },
+        }),
+        DatabaseModule,
+        ClickHouseModule,
+        ProjectsModule,
+      ],
+      controllers: [HealthController],
+    };
+  }
+}

@@ -1,0 +1,29 @@
+import { ClickHouseClient } from '@clickhouse/client';
+import { Global, Inject, Logger, Module, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { Config } from '../config/config';
+import { migrateClickHouse } from './clickhouse-migrations';
+import { createClickHouseClient } from './clickhouse.provider';
+
+export const CLICKHOUSE = Symbol('CLICKHOUSE');
+
+@Global()
+@Module({
+  providers: [{ provide: CLICKHOUSE, inject: [Config], useFactory: createClickHouseClient }],
+  exports: [CLICKHOUSE],
+})
+export class ClickHouseModule implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger(ClickHouseModule.name);
+
+  constructor(@Inject(CLICKHOUSE) private readonly client: ClickHouseClient) {}
+
+  async onModuleInit(): Promise<void> {
+    const ping = await this.client.ping();
+    if (!ping.success) throw new Error(`ClickHouse did not answer: ${ping.error.message}`);
+    const applied = await migrateClickHouse(this.client);
+    if (applied.length) this.logger.log(`applied ClickHouse migrations: ${applied.join(', ')}`);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.client.close();
+  }
+}

@@ -1,0 +1,110 @@
+import { plainToInstance, Transform } from 'class-transformer';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, MinLength, validateSync } from 'class-validator';
+
+const toInt = ({ value }: { value: unknown }) => (value === undefined || value === '' ? undefined : Number(value));
+const toBool = ({ value }: { value: unknown }) => {
+  if (value === undefined || value === '') return undefined;
+  const v = String(value).toLowerCase();
+  if (['1', 'true', 'on', 'yes'].includes(v)) return true;
+  if (['0', 'false', 'off', 'no'].includes(v)) return false;
+  return value;
+};
+const emptyToUndefined = ({ value }: { value: unknown }) => (value === '' ? undefined : value);
+
+/** Every setting Docent reads, validated once at boot. Nothing else reads process.env. */
+export class Config {
+  @Transform(toInt) @IsInt() @Min(0) @Max(65535)
+  PORT = 3000;
+
+  @IsString() @IsOptional()
+  HOST = '0.0.0.0';
+
+  @IsString() @MinLength(1)
+  DATA_DIR = './data';
+
+  @Transform(emptyToUndefined) @IsOptional() @IsUrl({ require_tld: false, protocols: ['http', 'https'] })
+  CLICKHOUSE_URL?: string;
+
+  @Transform(emptyToUndefined) @IsOptional() @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// URL' })
+  DATABASE_URL?: string;
+
+  @Transform(emptyToUndefined) @IsOptional() @IsString() @MinLength(16, { message: 'ADMIN_TOKEN must be at least 16 characters' })
+  ADMIN_TOKEN?: string;
+
+  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+  LOG_LEVEL = 'info';
+
+  @Transform(toBool) @IsBoolean()
+  TRUST_PROXY = false;
+
+  // Ingest group commit: flush when this many rows are waiting, or after this many ms.
+  @Transform(toInt) @IsInt() @Min(1) @Max(1_000_000)
+  INGEST_FLUSH_ROWS = 5000;
+
+  @Transform(toInt) @IsInt() @Min(0) @Max(10_000)
+  INGEST_FLUSH_MS = 20;
+
+  // Hits waiting for ClickHouse beyond this answer 503 instead of growing memory.
+  @Transform(toInt) @IsInt() @Min(1) @Max(10_000_000)
+  INGEST_QUEUE_MAX_ROWS = 50_000;
+
+  @Transform(toInt) @IsInt() @Min(1) @Max(3600)
+  QUERY_MAX_EXECUTION_SECONDS = 30;
+
+  @Transform(toInt) @IsInt() @Min(1_000_000)
+  QUERY_MAX_MEMORY_BYTES = 2_000_000_000;
+
+  @Transform(toBool) @IsBoolean()
+  WORKER = true;
+
+  @Transform(toInt) @IsInt() @Min(1) @Max(64)
+  AGENT_CONCURRENCY = 2;
+
+  @Transform(emptyToUndefined) @IsOptional() @IsUrl({ require_tld: false, protocols: ['http', 'https'] })
+  AGENT_BASE_URL?: string;
+
+  @Transform(emptyToUndefined) @IsOptional() @IsString()
+  AGENT_API_KEY?: string;
+
+  @Transform(emptyToUndefined) @IsOptional() @IsString()
+  AGENT_MODEL?: string;
+
+  @Transform(toInt) @IsInt() @Min(1) @Max(500)
+  AGENT_MAX_STEPS = 40;
+
+  @Transform(toInt) @IsInt() @Min(1000)
+  AGENT_TURN_TIMEOUT_MS = 600_000;
+
+  @Transform(toInt) @IsInt() @Min(1000)
+  AGENT_LEASE_MS = 30_000;
+
+  @IsString() @MinLength(1)
+  GIT_AUTHOR_NAME = 'Docent';
+
+  @IsString() @MinLength(3)
+  GIT_AUTHOR_EMAIL = 'docent@localhost';
+
+  @IsUrl({ require_tld: false, protocols: ['http', 'https'] })
+  GITHUB_API_URL = 'https://api.github.com';
+
+  @Transform(emptyToUndefined) @IsOptional() @IsString()
+  GITHUB_TOKEN?: string;
+}
+
+export class ConfigError extends Error {}
+
+/** Builds the Config from an environment; throws one ConfigError naming every bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const known = Object.keys(new Config());
+  const plain: Record<string, string> = {};
+  for (const key of [...known, 'CLICKHOUSE_URL', 'DATABASE_URL', 'ADMIN_TOKEN', 'AGENT_BASE_URL', 'AGENT_API_KEY', 'AGENT_MODEL', 'GITHUB_TOKEN']) {
+    if (env[key] !== undefined) plain[key] = env[key] as string;
+  }
+  const config = plainToInstance(Config, plain, { exposeDefaultValues: true });
+  const errors = validateSync(config, { forbidUnknownValues: false });
+  if (errors.length > 0) {
+    const lines = errors.map((e) => `${e.property}=${JSON.stringify(plain[e.property] ?? '')}: ${Object.values(e.constraints ?? {}).join('; ')}`);
+    throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  return config;
+}
