@@ -1,6 +1,7 @@
 import { Global, Inject, Module, OnApplicationBootstrap } from '@nestjs/common';
 import { AdminToken } from '../common/admin-token';
 import { AuthGuard } from '../common/auth.guard';
+import { IdempotencyRepository } from '../common/idempotency.repository';
 import { Config } from '../config/config';
 import { ProjectsController } from './projects.controller';
 import { ProjectsRepository } from './projects.repository';
@@ -15,10 +16,11 @@ export const STARTUP_OUTPUT = Symbol('STARTUP_OUTPUT');
     ProjectsRepository,
     ProjectsService,
     AuthGuard,
+    IdempotencyRepository,
     { provide: AdminToken, inject: [Config], useFactory: AdminToken.resolve },
     { provide: STARTUP_OUTPUT, inject: [Config], useFactory: (config: Config) => (text: string) => config.LOG_LEVEL !== 'silent' && process.stdout.write(text) },
   ],
-  exports: [ProjectsRepository, ProjectsService, AuthGuard, AdminToken],
+  exports: [ProjectsRepository, ProjectsService, AuthGuard, AdminToken, IdempotencyRepository],
 })
 export class ProjectsModule implements OnApplicationBootstrap {
   constructor(

@@ -1,0 +1,24 @@
+#!/usr/bin/env node
+// `npm run cli -- <command> ...`: small clients of Docent's HTTP API (no access to the stores).
+const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run(argv: string[]): Promise<number> }> }> = {
+  'import-log': { summary: 'post an nginx/Apache combined log (plain or .gz) through the ingest API', load: () => import('./import-log') },
+  export: { summary: 'export visitors: walk every page of the visitors report as CSV or JSON', load: () => import('./export-visitors') },
+};
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  const command = name ? COMMANDS[name] : undefined;
+  if (!command) {
+    process.stderr.write(`usage: npm run cli -- <command> [options]\n\n${Object.entries(COMMANDS).map(([n, c]) => `  ${n.padEnd(12)} ${c.summary}`).join('\n')}\n`);
+    return name ? 2 : 0;
+  }
+  return (await command.load()).run(rest);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(`error: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  },
+);
