@@ -1,3 +1,10 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { migrateClickHouse } from '../src/clickhouse/clickhouse-migrations';
+import { CLICKHOUSE } from '../src/clickhouse/clickhouse.module';
+import { Database } from '../src/database/database';
+import { migratePostgres } from '../src/database/migrations';
 import { ADMIN_TOKEN, startTestApp, TestApp } from './support/test-app';
 
 describe('Foundation over HTTP (embedded engines)', () => {
@@ -138,9 +145,6 @@ describe('Foundation over HTTP (embedded engines)', () => {
 
 describe('Restart on the same DATA_DIR', () => {
   it('keeps projects and keys and re-applies no migration', async () => {
-    const { mkdtempSync } = await import('node:fs');
-    const { join } = await import('node:path');
-    const { tmpdir } = await import('node:os');
     const dataDir = mkdtempSync(join(tmpdir(), 'docent-restart-'));
     const first = await startTestApp({ DATA_DIR: dataDir });
     const { projectId, apiKey } = await first.createProject({ name: 'persisted' });
@@ -151,10 +155,6 @@ describe('Restart on the same DATA_DIR', () => {
       const res = await second.request('GET', `/v1/projects/${projectId}`, { token: apiKey });
       expect(res.status).toBe(200);
       expect(res.body.name).toBe('persisted');
-      const { Database } = await import('../src/database/database');
-      const { migratePostgres } = await import('../src/database/migrations');
-      const { migrateClickHouse } = await import('../src/clickhouse/clickhouse-migrations');
-      const { CLICKHOUSE } = await import('../src/clickhouse/clickhouse.module');
       expect(await migratePostgres(second.app.get(Database))).toEqual([]);
       expect(await migrateClickHouse(second.app.get(CLICKHOUSE))).toEqual([]);
     } finally {

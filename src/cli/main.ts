@@ -1,8 +1,11 @@
 #!/usr/bin/env node
 // `npm run cli -- <command> ...`: small clients of Docent's HTTP API (no access to the stores).
-const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run(argv: string[]): Promise<number> }> }> = {
-  'import-log': { summary: 'post an nginx/Apache combined log (plain or .gz) through the ingest API', load: () => import('./import-log') },
-  export: { summary: 'export visitors: walk every page of the visitors report as CSV or JSON', load: () => import('./export-visitors') },
+import * as exportVisitors from './export-visitors';
+import * as importLog from './import-log';
+
+const COMMANDS: Record<string, { summary: string; run(argv: string[]): Promise<number> }> = {
+  'import-log': { summary: 'post an nginx/Apache combined log (plain or .gz) through the ingest API', run: importLog.run },
+  export: { summary: 'export visitors: walk every page of the visitors report as CSV or JSON', run: exportVisitors.run },
 };
 
 async function main(argv: string[]): Promise<number> {
@@ -12,7 +15,7 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`usage: npm run cli -- <command> [options]\n\n${Object.entries(COMMANDS).map(([n, c]) => `  ${n.padEnd(12)} ${c.summary}`).join('\n')}\n`);
     return name ? 2 : 0;
   }
-  return (await command.load()).run(rest);
+  return command.run(rest);
 }
 
 main(process.argv.slice(2)).then(
