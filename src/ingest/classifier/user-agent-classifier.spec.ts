@@ -1,0 +1,161 @@
+import agentsFile from './ai-agents.json';
+import { classifyUserAgent } from './user-agent-classifier';
+import { AI_AGENTS, BOTS, HUMANS } from './user-agents.fixtures';
+
+const CATEGORIES = ['assistant', 'search', 'training', 'other'];
+const PRUNED = agentsFile.registry.pruned as Record<string, string>;
+const REGISTRY_KEYS = agentsFile.registry.keys.filter((key) => !(key in PRUNED));
+
+describe('classifyUserAgent', () => {
+  describe('1. not a user agent → bot', () => {
+    it.each([
+      ['empty', ''],
+      ['whitespace', '   '],
+      ['the log placeholder', '-'],
+      ['digits only', '123'],
+      ['punctuation only', '()/;.-_'],
+      ['a control character', 'Mozilla/5.0 (Windows NT 10.0; Win64; x64)\u0000 Chrome/131.0.0.0'],
+      ['a newline inside', 'Mozilla/5.0 (X11; Linux x86_64)\nAppleWebKit/537.36'],
+      ['over 1,024 characters', `Mozilla/5.0 (Windows NT 10.0; Win64; x64) ${'A'.repeat(1024)}`],
+      ['a browser UA padded past 1,024 characters', `${HUMANS[0][1]} ${'x'.repeat(1000)}`],
+    ])('%s', (_what, ua) => {
+      expect(classifyUserAgent(ua)).toEqual({ class: 'bot', aiAgent: '', aiCategory: '', browser: '', os: '', device: '' });
+    });
+
+    it('accepts a UA of exactly 1,024 characters', () => {
+      const ua = HUMANS[0][1].padEnd(1024, ' x');
+      expect(ua).toHaveLength(1024);
+      expect(classifyUserAgent(ua).class).toBe('human');
+    });
+  });
+
+  describe('2. AI agents → ai, with the canonical name and category', () => {
+    it.each(AI_AGENTS)('%s', (ua, agent, category) => {
+      expect(classifyUserAgent(ua)).toMatchObject({ class: 'ai', aiAgent: agent, aiCategory: category, browser: '', os: '', device: '' });
+    });
+
+    it.each([
+      ['lower case', 'mozilla/5.0 (compatible; gptbot/1.2; +https://openai.com/gptbot)', 'GPTBot'],
+      ['upper case', 'MOZILLA/5.0 (COMPATIBLE; CLAUDEBOT/1.0)', 'ClaudeBot'],
+      ['a token with a space', 'Mozilla/5.0 (compatible; Kangaroo Bot/1.0)', 'Kangaroo Bot'],
+      ['at the very start', 'PerplexityBot', 'PerplexityBot'],
+      ['the longer token at the same place', 'Mozilla/5.0 (compatible; GoogleOther-Image/1.0)', 'GoogleOther-Image'],
+    ])('matches tokens case-insensitively: %s', (_what, ua, agent) => {
+      expect(classifyUserAgent(ua)).toMatchObject({ class: 'ai', aiAgent: agent });
+    });
+
+    it.each([
+      ['a token inside a longer word', 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Safari/605.1.15 XGPTBot2/1.0'],
+      ['a token as a prefix', 'Mozilla/5.0 (compatible; CCBotanical/1.0)'],
+      ['a name that only starts like an agent', 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Claudette/1.0'],
+    ])('does not match %s', (_what, ua) => {
+      expect(classifyUserAgent(ua).class).not.toBe('ai');
+    });
+
+    it.each([
+      ['Applebot', 'Mozilla/5.0 (compatible; Applebot/0.3; +http://www.apple.com/go/applebot)'],
+      ['facebookexternalhit', 'facebookexternalhit/1.1'],
+      ['Scrapy', 'Scrapy/1.0.3 (+http://scrapy.org)'],
+      ['Spider', 'Sogou Pic Spider/3.0(+http://www.sogou.com/docs/help/webmasters.htm#07)'],
+      ['Operator', 'Mozilla/5.0 (compatible; Operator/1.0; +https://www.example.com/bot.html)'],
+      ['Code', 'Mozilla/5.0 (compatible; crawler4j; +http://code.google.com/p/crawler4j/)'],
+    ])('pruned registry key %s → bot', (key, ua) => {
+      expect(PRUNED).toHaveProperty([key]);
+      expect(classifyUserAgent(ua).class).toBe('bot');
+    });
+
+    it('keeps case where another operator owns the other spelling', () => {
+      expect(classifyUserAgent('Mozilla/5.0 (compatible; ExaBot/1.0; +https://exa.ai)')).toMatchObject({ class: 'ai', aiAgent: 'ExaBot' });
+      expect(classifyUserAgent('Mozilla/5.0 (compatible; Exabot/3.0; +http://www.exabot.com/go/robot)').class).toBe('bot');
+    });
+  });
+
+  describe('every registry key, embedded in a typical crawler UA → ai', () => {
+    const patterns = [
+      (key: string) => `Mozilla/5.0 (compatible; ${key}/1.0; +https://example.com/bot)`,
+      (key: string) => `Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ${key}/1.0; +https://example.com/bot) Chrome/131.0.0.0 Safari/537.36`,
+      (key: string) => `${key}/1.0`,
+      (key: string) => `Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36 (compatible; ${key})`,
+    ];
+
+    it.each(REGISTRY_KEYS)('%s', (key) => {
+      for (const pattern of patterns) {
+        const result = classifyUserAgent(pattern(key));
+        expect(result.class).toBe('ai');
+        expect(result.aiAgent).not.toBe('');
+        expect(CATEGORIES).toContain(result.aiCategory);
+      }
+    });
+
+    it('covers the whole registry but the pruned keys', () => {
+      expect(REGISTRY_KEYS.length + Object.keys(PRUNED).length).toBe(agentsFile.registry.keys.length);
+      expect(REGISTRY_KEYS.length).toBeGreaterThan(150);
+    });
+  });
+
+  describe('3.–6. people → human', () => {
+    it.each(HUMANS)('%s', (_what, ua) => {
+      expect(classifyUserAgent(ua)).toMatchObject({ class: 'human', aiAgent: '', aiCategory: '' });
+    });
+
+    it('no real browser is ever labelled AI', () => {
+      const labelledAi = HUMANS.filter(([, ua]) => classifyUserAgent(ua).class === 'ai');
+      expect(labelledAi).toEqual([]);
+    });
+
+    it.each([
+      ['Chrome Windows', 'Chrome', 'Windows', 'desktop'],
+      ['Safari macOS', 'Safari', 'Mac OS', 'desktop'],
+      ['Chrome ChromeOS', 'Chrome', 'Chromium OS', 'desktop'],
+      ['Firefox Android', 'Firefox', 'Android', 'mobile'],
+      ['Safari iPhone', 'Mobile Safari', 'iOS', 'mobile'],
+      ['Safari iPad', 'Mobile Safari', 'iOS', 'tablet'],
+      ['Edge Windows', 'Edge', 'Windows', 'desktop'],
+      ['Samsung Internet', 'Samsung Internet', 'Android', 'mobile'],
+      ['PlayStation 4', 'WebKit', 'PlayStation', 'other'],
+      ['Facebook iOS', 'Facebook', 'iOS', 'mobile'],
+      ['Instagram Android', 'Instagram', 'Android', 'mobile'],
+      ['LinkedIn iOS', 'LinkedIn', 'iOS', 'mobile'],
+    ])('%s: browser %s, os %s, device %s', (what, browser, os, device) => {
+      const ua = HUMANS.find(([name]) => name === what)?.[1] ?? '';
+      expect(classifyUserAgent(ua)).toMatchObject({ browser, os, device });
+    });
+
+    it('leaves browser, os and device empty when nothing is recognised', () => {
+      expect(classifyUserAgent('Mozilla/5.0 (compatible; Foo 1.2; Bar)')).toMatchObject({ class: 'human', os: '', device: '' });
+    });
+  });
+
+  describe('4.–5. crawlers, monitors, tools and libraries → bot', () => {
+    it.each(BOTS)('%s', (_what, ua) => {
+      expect(classifyUserAgent(ua)).toEqual({ class: 'bot', aiAgent: '', aiCategory: '', browser: '', os: '', device: '' });
+    });
+
+    it('an in-app UA that also names a crawler is not let through as a person', () => {
+      const ua =
+        'Mozilla/5.0 (iPhone; CPU iPhone OS 7_0 like Mac OS X) AppleWebKit/537.51.1 (KHTML, like Gecko) Mobile/11A465 Twitter for iPhone BrandVerity/1.0 (http://www.brandverity.com/why-is-brandverity-visiting-me)';
+      expect(classifyUserAgent(ua).class).toBe('bot');
+    });
+  });
+
+  describe('the agent list', () => {
+    it('gives every agent a known category, a name and at least one token', () => {
+      for (const agent of agentsFile.agents) {
+        expect(CATEGORIES).toContain(agent.category);
+        expect(agent.name).not.toBe('');
+        expect(agent.tokens.length).toBeGreaterThan(0);
+      }
+    });
+
+    it('never lists a token twice', () => {
+      const tokens = agentsFile.agents.flatMap((agent) => agent.tokens.map((token) => token.toLowerCase()));
+      expect(new Set(tokens).size).toBe(tokens.length);
+    });
+  });
+
+  it('answers the same for a repeated UA (cache)', () => {
+    const ua = AI_AGENTS[0][0];
+    expect(classifyUserAgent(ua)).toBe(classifyUserAgent(ua));
+    expect(classifyUserAgent(` ${ua} `)).toEqual(classifyUserAgent(ua));
+  });
+});
