@@ -3,7 +3,7 @@ const swc = JSON.parse(fs.readFileSync(`${__dirname}/.swcrc`, 'utf8'));
 delete swc.$schema;
 
 // ESM-only packages that @swc/jest must turn into CommonJS.
-const esm = ['@octokit', 'universal-user-agent', 'before-after-hook', 'content-disposition', '@electric-sql', 'fast-content-type-parse', 'toad-cache', 'bottleneck'];
+const esm = ['@octokit', 'universal-user-agent', 'before-after-hook', 'content-disposition', '@electric-sql', 'fast-content-type-parse', 'toad-cache', 'bottleneck', 'content-type', 'json-with-bigint'];
 
 module.exports = {
   testEnvironment: 'node',

@@ -1,0 +1,21 @@
+import { resolve } from 'node:path';
+import { loadConfig } from '../../config/config';
+import { basicAuthValue, SecretScrubber } from './secret-scrubber';
+
+describe('SecretScrubber', () => {
+  const scrubber = new SecretScrubber(loadConfig({ DATA_DIR: '/var/lib/docent', AGENT_API_KEY: 'sk-live-abcdef123', GITHUB_TOKEN: 'ghp_secret987654' }));
+
+  it('removes the model key, the GitHub token and its Basic form', () => {
+    const text = `key sk-live-abcdef123 token ghp_secret987654 header ${basicAuthValue('ghp_secret987654')}`;
+    expect(scrubber.scrub(text)).toBe('key [redacted] token [redacted] header [redacted]');
+  });
+
+  it('removes credentials in URLs and authorization headers', () => {
+    expect(scrubber.scrub('fatal: https://user:pw@github.com/acme/docs.git not found')).toBe('fatal: https://[redacted]@github.com/acme/docs.git not found');
+    expect(scrubber.scrub('Authorization: Bearer abc.def')).toBe('Authorization: Bearer [redacted]');
+  });
+
+  it('hides the data directory', () => {
+    expect(scrubber.scrub(`could not open ${resolve('/var/lib/docent')}/git/mirrors/x.git`)).toBe('could not open <data>/git/mirrors/x.git');
+  });
+});
