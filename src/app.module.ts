@@ -4,6 +4,7 @@ import { ClickHouseModule } from './clickhouse/clickhouse.module';
 import { Config } from './config/config';
 import { DatabaseModule } from './database/database.module';
 import { HealthController } from './health/health.controller';
+import { IngestModule } from './ingest/ingest.module';
 import { ProjectsModule } from './projects/projects.module';
 
 @Global()
@@ -35,6 +36,7 @@ export class AppModule {
         DatabaseModule,
         ClickHouseModule,
         ProjectsModule,
+        IngestModule,
       ],
       controllers: [HealthController],
     };

@@ -1,0 +1,177 @@
+import { isIP } from 'node:net';
+import { ApiError, ErrorDetail } from '../common/api-error';
+
+export const MAX_HITS_PER_REQUEST = 1000;
+export const MAX_PATH_LENGTH = 2048;
+export const MAX_USER_AGENT_LENGTH = 16 * 1024;
+export const MAX_VISITOR_ID_LENGTH = 256;
+export const MAX_REFERRER_LENGTH = 4096;
+/** Clocks drift; a hit stamped further ahead than this is a bug in the sender. */
+export const MAX_FUTURE_MS = 5 * 60 * 1000;
+/** The web is younger than this, and DateTime64 cannot hold much older dates anyway. */
+const MIN_TIMESTAMP_MS = Date.UTC(1970, 0, 1);
+/** Only the first errors are listed: a 1,000-hit batch with one systematic mistake would otherwise answer 1,000 details. */
+const MAX_DETAILS = 50;
+
+/** One hit after validation: normalized, ready to classify and store. */
+export interface HitInput {
+  timestampMs: number;
+  path: string;
+  userAgent: string;
+  ip?: string;
+  visitorId?: string;
+  referrerHost: string;
+}
+
+const ISO_8601 = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/i;
+
+/**
+ * Parses an ISO 8601 date or date-time; no offset means UTC (as in the visitors API). Returns epoch
+ * milliseconds, or undefined for anything else, including impossible dates such as 2026-02-30
+ * that Date.parse would silently roll over.
+ */
+export function parseTimestamp(value: string): number | undefined {
+  const m = ISO_8601.exec(value);
+  if (!m) return undefined;
+  const [, y, mo, d, h = '0', mi = '0', s = '0', frac = '', zone = 'Z'] = m;
+  const year = Number(y), month = Number(mo), day = Number(d), hour = Number(h), minute = Number(mi), second = Number(s);
+  if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return undefined;
+  const local = Date.UTC(year, month - 1, day, hour, minute, second, Number(frac.padEnd(3, '0').slice(0, 3)));
+  if (new Date(local).getUTCDate() !== day) return undefined;
+  let offsetMinutes = 0;
+  if (zone.toUpperCase() !== 'Z') {
+    const digits = zone.slice(1).replace(':', '');
+    const oh = Number(digits.slice(0, 2)), om = Number(digits.slice(2) || '0');
+    if (oh > 23 || om > 59) return undefined;
+    offsetMinutes = (zone[0] === '-' ? -1 : 1) * (oh * 60 + om);
+  }
+  return local - offsetMinutes * 60_000;
+}
+
+/** Drops the query string and fragment; undefined unless the result starts with `/`. */
+export function normalizePath(value: string): string | undefined {
+  const end = value.search(/[?#]/);
+  const path = end === -1 ? value : value.slice(0, end);
+  return path.startsWith('/') ? path : undefined;
+}
+
+/** The beacon sends location.href or a path: take the URL's pathname either way. */
+export function pathFromUrlOrPath(value: string): string | undefined {
+  if (value.startsWith('/')) return normalizePath(value);
+  if (!/^https?:\/\//i.test(value)) return undefined;
+  try {
+    return new URL(value).pathname;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Only the referrer's host is kept; a referrer that is not a URL (log lines say "-") keeps nothing. */
+export function referrerHost(value: string | undefined): string {
+  if (!value || !value.includes('://')) return '';
+  try {
+    return new URL(value).hostname;
+  } catch {
+    return '';
+  }
+}
+
+class Problems {
+  readonly details: ErrorDetail[] = [];
+  add(field: string, message: string): void {
+    if (this.details.length < MAX_DETAILS) this.details.push({ field, message: `${field} ${message}` });
+  }
+  throwIfAny(): void {
+    if (this.details.length === 0) return;
+    const fields = [...new Set(this.details.map((d) => d.field))];
+    throw ApiError.badRequest(`Invalid ${fields.slice(0, 5).join(', ')}${fields.length > 5 ? ', …' : ''}.`, this.details);
+  }
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const absent = (v: unknown): boolean => v === undefined || v === null;
+
+function optionalString(problems: Problems, field: string, value: unknown, max: number): string | undefined {
+  if (absent(value)) return undefined;
+  if (typeof value !== 'string') return problems.add(field, 'must be a string'), undefined;
+  if (value.length > max) return problems.add(field, `must be at most ${max} characters`), undefined;
+  return value;
+}
+
+function requiredPath(problems: Problems, field: string, value: unknown, parse: (v: string) => string | undefined, rule: string): string {
+  if (typeof value !== 'string') return problems.add(field, 'must be a string'), '';
+  const path = parse(value);
+  if (path === undefined) return problems.add(field, rule), '';
+  if (path.length > MAX_PATH_LENGTH) return problems.add(field, `must be at most ${MAX_PATH_LENGTH} characters without its query string`), '';
+  return path;
+}
+
+function parseHit(problems: Problems, i: number, raw: unknown, nowMs: number): HitInput {
+  const at = `hits[${i}]`;
+  if (!isObject(raw)) {
+    problems.add(at, 'must be an object');
+    return { timestampMs: nowMs, path: '', userAgent: '', referrerHost: '' };
+  }
+
+  let timestampMs = nowMs;
+  if (!absent(raw.timestamp)) {
+    const parsed = typeof raw.timestamp === 'string' ? parseTimestamp(raw.timestamp) : undefined;
+    if (parsed === undefined) problems.add(`${at}.timestamp`, 'must be an ISO 8601 date-time, e.g. 2026-11-21T10:00:00.000Z');
+    else if (parsed > nowMs + MAX_FUTURE_MS) problems.add(`${at}.timestamp`, 'must not be more than 5 minutes in the future');
+    else if (parsed < MIN_TIMESTAMP_MS) problems.add(`${at}.timestamp`, 'must not be before 1970');
+    else timestampMs = parsed;
+  }
+
+  const path = requiredPath(problems, `${at}.path`, raw.path, normalizePath, 'must start with "/"');
+
+  let userAgent = '';
+  if (typeof raw.userAgent !== 'string') problems.add(`${at}.userAgent`, 'must be a string (possibly empty)');
+  else if (raw.userAgent.length > MAX_USER_AGENT_LENGTH) problems.add(`${at}.userAgent`, `must be at most ${MAX_USER_AGENT_LENGTH} characters`);
+  else userAgent = raw.userAgent;
+
+  let ip: string | undefined;
+  if (!absent(raw.ip)) {
+    if (typeof raw.ip === 'string' && isIP(raw.ip) !== 0) ip = raw.ip;
+    else problems.add(`${at}.ip`, 'must be an IPv4 or IPv6 address');
+  }
+
+  // An empty visitorId (an unset cookie forwarded as-is) identifies nobody: treat it as absent.
+  const visitorId = optionalString(problems, `${at}.visitorId`, raw.visitorId, MAX_VISITOR_ID_LENGTH) || undefined;
+  const referrer = optionalString(problems, `${at}.referrer`, raw.referrer, MAX_REFERRER_LENGTH);
+
+  return { timestampMs, path, userAgent, ip, visitorId, referrerHost: referrerHost(referrer) };
+}
+
+/**
+ * Validates `{ hits: [...] }` by hand: class-validator took ~20–35 ms per 1,000-hit batch (warm),
+ * this takes ~1 ms. Any invalid hit rejects the whole request, details naming `hits[i].field`.
+ */
+export function parseIngestBody(body: unknown, nowMs: number): HitInput[] {
+  const problems = new Problems();
+  if (!isObject(body) || !Array.isArray(body.hits)) {
+    problems.add('hits', 'must be an array of hits');
+    problems.throwIfAny();
+  }
+  const raw = (body as { hits: unknown[] }).hits;
+  if (raw.length < 1 || raw.length > MAX_HITS_PER_REQUEST) {
+    problems.add('hits', `must contain between 1 and ${MAX_HITS_PER_REQUEST} hits (got ${raw.length})`);
+    problems.throwIfAny();
+  }
+  const hits = raw.map((hit, i) => parseHit(problems, i, hit, nowMs));
+  problems.throwIfAny();
+  return hits;
+}
+
+/** The browser beacon's `{ path, referrer? }`; path may be a full URL (location.href). */
+export function parseCollectBody(body: unknown, nowMs: number): Omit<HitInput, 'userAgent' | 'ip'> {
+  const problems = new Problems();
+  if (!isObject(body)) {
+    problems.add('path', 'is required: send { "path": "/page" }');
+    problems.throwIfAny();
+  }
+  const b = body as Record<string, unknown>;
+  const path = requiredPath(problems, 'path', b.path, pathFromUrlOrPath, 'must be a path starting with "/" or an http(s) URL');
+  const referrer = optionalString(problems, 'referrer', b.referrer, MAX_REFERRER_LENGTH);
+  problems.throwIfAny();
+  return { timestampMs: nowMs, path, referrerHost: referrerHost(referrer) };
+}

@@ -1,0 +1,41 @@
+import type { ClickHouseClient } from '@clickhouse/client';
+import { Inject, Injectable } from '@nestjs/common';
+import { CLICKHOUSE } from '../clickhouse/clickhouse.module';
+import type { HitClass } from './classifier/user-agent-classifier';
+
+/** One row of the `hits` table (clickhouse/0001_hits.sql), exactly as inserted. */
+export interface HitRow {
+  project_id: string;
+  /** 'YYYY-MM-DD hh:mm:ss.sss' in UTC. */
+  timestamp: string;
+  path: string;
+  /** UInt64 as a decimal string: JSON numbers cannot hold 64 bits. */
+  visitor_id: string;
+  class: HitClass;
+  ai_agent: string;
+  ai_category: string;
+  browser: string;
+  os: string;
+  device: string;
+  referrer_host: string;
+}
+
+export function toClickHouseTime(ms: number): string {
+  return new Date(ms).toISOString().replace('T', ' ').slice(0, 23);
+}
+
+@Injectable()
+export class HitsRepository {
+  constructor(@Inject(CLICKHOUSE) private readonly client: ClickHouseClient) {}
+
+  /** Resolves once the rows are stored and visible to queries. */
+  async insert(rows: HitRow[]): Promise<void> {
+    await this.client.insert({
+      table: 'hits',
+      values: rows,
+      format: 'JSONEachRow',
+      // ClickHouse 26 turns async inserts on by default: those acknowledge before the rows are in a part.
+      clickhouse_settings: { async_insert: 0, wait_end_of_query: 1 },
+    });
+  }
+}

@@ -1,0 +1,44 @@
+import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
+import { ApiError } from '../common/api-error';
+import { Config } from '../config/config';
+import { GroupCommit, QueueFullError } from './group-commit';
+import { HitRow, HitsRepository } from './hits.repository';
+
+/** Inserts running at once: the next batch is handed over while one is written (chDB itself runs them one at a time). */
+const MAX_IN_FLIGHT = 2;
+
+/**
+ * The only way hits reach ClickHouse: group-commits concurrent requests into shared inserts and
+ * resolves each write only once its rows are stored. Full queue or failed insert → 503.
+ */
+@Injectable()
+export class HitsWriter implements BeforeApplicationShutdown {
+  private readonly logger = new Logger(HitsWriter.name);
+  private readonly commit: GroupCommit<HitRow>;
+
+  constructor(hits: HitsRepository, config: Config) {
+    this.commit = new GroupCommit<HitRow>((rows) => hits.insert(rows), {
+      flushRows: config.INGEST_FLUSH_ROWS,
+      flushMs: config.INGEST_FLUSH_MS,
+      maxQueueRows: config.INGEST_QUEUE_MAX_ROWS,
+      maxInFlight: MAX_IN_FLIGHT,
+    });
+  }
+
+  async write(rows: HitRow[]): Promise<void> {
+    try {
+      await this.commit.write(rows);
+    } catch (err) {
+      if (err instanceof QueueFullError) throw ApiError.unavailable('Too many hits are waiting to be stored; retry shortly.', 1);
+      this.logger.error({ err, rows: rows.length }, 'hits insert failed');
+      throw ApiError.unavailable('Hits could not be stored; retry later.', 5);
+    }
+  }
+
+  /** Runs before the HTTP server and the ClickHouse client close: everything accepted gets stored. */
+  async beforeApplicationShutdown(): Promise<void> {
+    const pending = this.commit.pendingRows;
+    await this.commit.drain();
+    if (pending) this.logger.log(`drained ${pending} pending hits`);
+  }
+}

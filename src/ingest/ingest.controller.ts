@@ -1,0 +1,21 @@
+import { Body, Controller, Headers, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiAcceptedResponse, ApiBody, ApiHeader, ApiTags } from '@nestjs/swagger';
+import { ProjectAccess } from '../common/auth.guard';
+import { AcceptedDoc, IngestHitsBodyDoc } from './ingest.dto';
+import { IngestResult, IngestService } from './ingest.service';
+
+@ApiTags('ingest')
+@Controller('v1/ingest')
+export class IngestController {
+  constructor(private readonly ingest: IngestService) {}
+
+  @Post(':projectId/hits')
+  @HttpCode(202)
+  @ProjectAccess()
+  @ApiBody({ type: IngestHitsBodyDoc })
+  @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'Makes a retried batch count once (kept 24 h)' })
+  @ApiAcceptedResponse({ type: AcceptedDoc, description: 'Stored and visible to the visitors report' })
+  hits(@Param('projectId') projectId: string, @Body() body: unknown, @Headers('idempotency-key') idempotencyKey?: string): Promise<IngestResult> {
+    return this.ingest.ingest(projectId, body, idempotencyKey);
+  }
+}
