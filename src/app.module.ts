@@ -5,6 +5,7 @@ import { Config } from './config/config';
 import { DatabaseModule } from './database/database.module';
 import { HealthController } from './health/health.controller';
 import { IngestModule } from './ingest/ingest.module';
+import { TrackerModule } from './ingest/tracker/tracker.module';
 import { ProjectsModule } from './projects/projects.module';
 
 @Global()
@@ -36,6 +37,7 @@ export class AppModule {
         DatabaseModule,
         ClickHouseModule,
         ProjectsModule,
+        TrackerModule,
         IngestModule,
       ],
       controllers: [HealthController],
