@@ -1,4 +1,4 @@
-import { DynamicModule, Global, Module } from '@nestjs/common';
+import { DynamicModule, Global, Module, RequestMethod } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
 import { ClickHouseModule } from './clickhouse/clickhouse.module';
 import { Config } from './config/config';
@@ -24,6 +24,8 @@ export class AppModule {
       imports: [
         ConfigHolderModule.with(config),
         LoggerModule.forRoot({
+          // The beacon is the hot path (one request per page view): no per-request logger or line for it.
+          exclude: [{ method: RequestMethod.ALL, path: 'v1/collect/*path' }],
           pinoHttp: {
             level: config.LOG_LEVEL,
             // Keys and tokens travel in these headers; they never reach a log line.
