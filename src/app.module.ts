@@ -1,5 +1,6 @@
 import { DynamicModule, Global, Module, RequestMethod } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
+import { AgentModule } from './agent/agent.module';
 import { ClickHouseModule } from './clickhouse/clickhouse.module';
 import { Config } from './config/config';
 import { DatabaseModule } from './database/database.module';
@@ -39,6 +40,7 @@ export class AppModule {
         DatabaseModule,
         ClickHouseModule,
         ProjectsModule,
+        AgentModule,
         TrackerModule,
         IngestModule,
       ],

@@ -78,6 +78,13 @@ export class Config {
   @Transform(toInt) @IsInt() @Min(1000)
   AGENT_LEASE_MS = 30_000;
 
+  // A failed turn is retried up to AGENT_MAX_ATTEMPTS times in all, waiting BACKOFF, then 4 × BACKOFF.
+  @Transform(toInt) @IsInt() @Min(1) @Max(10)
+  AGENT_MAX_ATTEMPTS = 3;
+
+  @Transform(toInt) @IsInt() @Min(0) @Max(3_600_000)
+  AGENT_RETRY_BACKOFF_MS = 5000;
+
   @IsString() @MinLength(1)
   GIT_AUTHOR_NAME = 'Docent';
 

@@ -1,0 +1,43 @@
+import { CallHandler, ExecutionContext, Injectable, Logger, NestInterceptor } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { catchError, from, map, mergeMap, Observable, throwError } from 'rxjs';
+import { ApiError } from '../../common/api-error';
+import { JobsService, RateLimited } from './jobs.service';
+import { rateLimitHeaders } from './rate-limit.repository';
+
+/**
+ * Puts RateLimit-* headers on every response of a rate-limited route: from the charge the service
+ * made on success, from the current budget on an error (400, 404, 409) that charged nothing.
+ */
+@Injectable()
+export class RateLimitHeadersInterceptor implements NestInterceptor {
+  private readonly logger = new Logger(RateLimitHeadersInterceptor.name);
+
+  constructor(private readonly jobs: JobsService) {}
+
+  intercept(ctx: ExecutionContext, next: CallHandler<RateLimited<unknown>>): Observable<unknown> {
+    const http = ctx.switchToHttp();
+    const reply = http.getResponse<FastifyReply>();
+    const projectId = (http.getRequest<FastifyRequest>().params as Record<string, string>).projectId;
+    return next.handle().pipe(
+      map((result) => {
+        void reply.status(result.status).headers(rateLimitHeaders(result.rateLimit));
+        return result.body;
+      }),
+      catchError((err: unknown) => {
+        if (!(err instanceof ApiError) || 'RateLimit-Limit' in err.headers) return throwError(() => err);
+        return from(this.jobs.currentRateLimit(projectId)).pipe(
+          mergeMap((state) => {
+            Object.assign(err.headers, rateLimitHeaders(state));
+            return throwError(() => err);
+          }),
+          // The headers are a courtesy on an error response; failing to read them must not mask the error.
+          catchError((inner: unknown) => {
+            if (inner !== err) this.logger.warn(`could not read the rate limit for an error response: ${String(inner)}`);
+            return throwError(() => err);
+          }),
+        );
+      }),
+    );
+  }
+}

@@ -1,0 +1,34 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { Logger } from 'nestjs-pino';
+import { JobScheduler } from './agent/worker/job-scheduler';
+import { WorkerAppModule } from './agent/worker/worker-app.module';
+import { ConfigError, loadConfig } from './config/config';
+
+/** A standalone agent worker: run any number beside the service (which may then set WORKER=off). */
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(78); // EX_CONFIG
+    }
+    throw err;
+  }
+  if (!config.DATABASE_URL) {
+    // Embedded PGlite belongs to one process: a second one opening DATA_DIR/postgres would corrupt it.
+    process.stderr.write('A standalone worker needs DATABASE_URL (the Postgres server the service uses). With the embedded database, the service runs the worker itself (WORKER=on).\n');
+    process.exit(78);
+  }
+  const app = await NestFactory.createApplicationContext(WorkerAppModule.forRoot(config), { bufferLogs: true, abortOnError: false });
+  app.useLogger(app.get(Logger));
+  app.enableShutdownHooks();
+  await app.get(JobScheduler).start();
+}
+
+void main().catch((err: unknown) => {
+  process.stderr.write(`Docent worker failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});
