@@ -46,6 +46,22 @@ describe('stand-ins', () => {
     await fake.close();
   });
 
+  it('fake OpenAI byConversation holds an answer behind a pause-only step, then plays on', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const fake = await startFakeOpenAI(byConversation(() => [{ waitFor: gate }, { toolCalls: [{ name: 'echo', args: { x: 'y' } }] }, { text: 'after' }]));
+    const provider = createOpenAICompatible({ name: 't', baseURL: fake.baseURL, apiKey: 'k' });
+    const tools = { echo: tool({ inputSchema: z.object({ x: z.string() }), execute: async ({ x }) => `echo ${x}` }) };
+    const run = generateText({ model: provider('m'), prompt: 'p', tools, stopWhen: stepCountIs(5) });
+    await fake.waitForRequests(1);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(fake.requests).toHaveLength(1);
+    release();
+    expect((await run).text).toBe('after');
+    expect(fake.requests).toHaveLength(2);
+    await fake.close();
+  });
+
   it('bare repo and fake GitHub through Octokit', async () => {
     const repo = await createBareRepo({ files: { 'docs/intro.md': 'hello\n' } });
     expect(await repo.readFile('main', 'docs/intro.md')).toBe('hello\n');

@@ -59,9 +59,31 @@ export function byConversation(steps: (prompt: string, body: ChatRequestBody) =>
     const prompt = typeof last?.content === 'string' ? last.content : JSON.stringify(last?.content ?? '');
     const lastUserIndex = body.messages.lastIndexOf(last);
     const position = body.messages.slice(lastUserIndex + 1).filter((m) => m.role === 'assistant').length;
-    const list = steps(prompt, body);
+    const list = mergePauses(steps(prompt, body));
     return list[position] ?? { status: 400 };
   };
+}
+
+/**
+ * Folds each pause-only step into the answering step after it, so that in a conversation script
+ * position N is the model's N-th answer; a pause would otherwise be returned again and again.
+ */
+function mergePauses(list: ScriptStep[]): ScriptStep[] {
+  const out: ScriptStep[] = [];
+  let pending: Promise<unknown>[] = [];
+  let delay = 0;
+  for (const step of list) {
+    if (isPause(step)) {
+      if (step.waitFor) pending.push(step.waitFor);
+      delay += step.delayMs ?? 0;
+      continue;
+    }
+    const waits = [...pending, ...(step.waitFor ? [step.waitFor] : [])];
+    out.push({ ...step, delayMs: delay + (step.delayMs ?? 0) || undefined, waitFor: waits.length ? Promise.all(waits) : undefined });
+    pending = [];
+    delay = 0;
+  }
+  return out;
 }
 
 /** Starts a local OpenAI-compatible Chat Completions server on 127.0.0.1 that plays `script`. */
@@ -95,7 +117,8 @@ export async function startFakeOpenAI(script: Script = []): Promise<FakeOpenAI> 
     const closed = new Promise<void>((resolve) => res.on('close', () => resolve()));
 
     let step = await nextStep(body, index);
-    while (step && isPause(step)) {
+    // Only a list script moves on after a pause; a function script would return the same pause forever.
+    while (step && isPause(step) && typeof current !== 'function') {
       await Promise.race([pause(step), closed]);
       if (res.destroyed || res.writableEnded) return;
       step = await nextStep(body, index);
