@@ -186,7 +186,13 @@ export class GitWorkspace {
   /** A git client for `dir`; when `remoteUrl` is an https URL of the code host, the token rides in a header, never in the URL. */
   private git(dir: string, remoteUrl: string | null, signal: AbortSignal): SimpleGit {
     const config = [`user.name=${this.config.GIT_AUTHOR_NAME}`, `user.email=${this.config.GIT_AUTHOR_EMAIL}`, 'core.hooksPath=/dev/null', 'commit.gpgSign=false'];
-    const git = simpleGit({ baseDir: dir, config, abort: signal, unsafe: { allowUnsafeHooksPath: true, allowUnsafeConfigEnvCount: true } });
+    const git = simpleGit({
+      baseDir: dir,
+      config,
+      abort: signal,
+      allowEnvironment: ['GIT_CONFIG_COUNT', 'GIT_CONFIG_KEY_0', 'GIT_CONFIG_VALUE_0'],
+      unsafe: { allowUnsafeHooksPath: true, allowUnsafeConfigEnvCount: true },
+    });
     if (remoteUrl && this.config.GITHUB_TOKEN && this.sendsToken(remoteUrl)) {
       // Through git's config environment, not `-c` on the command line, which any local user can read in `ps`.
       // A minimal environment: simple-git refuses inherited variables such as EDITOR, and none are needed.
