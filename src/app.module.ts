@@ -8,6 +8,7 @@ import { HealthController } from './health/health.controller';
 import { IngestModule } from './ingest/ingest.module';
 import { TrackerModule } from './ingest/tracker/tracker.module';
 import { ProjectsModule } from './projects/projects.module';
+import { VisitorsModule } from './visitors/visitors.module';
 
 @Global()
 @Module({})
@@ -43,6 +44,7 @@ export class AppModule {
         AgentModule,
         TrackerModule,
         IngestModule,
+        VisitorsModule,
       ],
       controllers: [HealthController],
     };
