@@ -1,8 +1,9 @@
-import { DynamicModule, Global, Module, RequestMethod } from '@nestjs/common';
+import { DynamicModule, Module, RequestMethod } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
 import { AgentModule } from './agent/agent.module';
 import { ClickHouseModule } from './clickhouse/clickhouse.module';
 import { Config } from './config/config';
+import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { HealthController } from './health/health.controller';
 import { IngestModule } from './ingest/ingest.module';
@@ -10,21 +11,13 @@ import { TrackerModule } from './ingest/tracker/tracker.module';
 import { ProjectsModule } from './projects/projects.module';
 import { VisitorsModule } from './visitors/visitors.module';
 
-@Global()
-@Module({})
-class ConfigHolderModule {
-  static with(config: Config): DynamicModule {
-    return { module: ConfigHolderModule, providers: [{ provide: Config, useValue: config }], exports: [Config] };
-  }
-}
-
 @Module({})
 export class AppModule {
   static forRoot(config: Config): DynamicModule {
     return {
       module: AppModule,
       imports: [
-        ConfigHolderModule.with(config),
+        ConfigModule.with(config),
         LoggerModule.forRoot({
           // The beacon is the hot path (one request per page view): no per-request logger or line for it.
           exclude: [{ method: RequestMethod.ALL, path: 'v1/collect/*path' }],

@@ -3,20 +3,11 @@ import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
 import { JobScheduler } from './agent/worker/job-scheduler';
 import { WorkerAppModule } from './agent/worker/worker-app.module';
-import { ConfigError, loadConfig } from './config/config';
+import { loadConfigOrExit } from './config/config';
 
 /** A standalone agent worker: run any number beside the service (which may then set WORKER=off). */
 async function main(): Promise<void> {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`${err.message}\n`);
-      process.exit(78); // EX_CONFIG
-    }
-    throw err;
-  }
+  const config = loadConfigOrExit();
   if (!config.DATABASE_URL) {
     // Embedded PGlite belongs to one process: a second one opening DATA_DIR/postgres would corrupt it.
     process.stderr.write('A standalone worker needs DATABASE_URL (the Postgres server the service uses). With the embedded database, the service runs the worker itself (WORKER=on).\n');

@@ -9,20 +9,11 @@ import { FakeGitHub, startFakeGitHub } from './support/fake-github';
 import { byConversation, FakeOpenAI, startFakeOpenAI } from './support/fake-openai';
 import { BareRepo, createBareRepo } from './support/git-fixtures';
 import { startTestApp, TestApp } from './support/test-app';
+import { until } from './support/until';
 
 const url = process.env.TEST_DATABASE_URL;
 const ROOT = resolve(__dirname, '..');
 const LEASE_MS = 2000;
-
-async function until<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 interface WorkerProcess {
   child: ChildProcess;

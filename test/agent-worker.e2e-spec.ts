@@ -3,6 +3,7 @@ import { FakeGitHub, startFakeGitHub } from './support/fake-github';
 import { byConversation, FakeOpenAI, ScriptStep, startFakeOpenAI } from './support/fake-openai';
 import { BareRepo, createBareRepo } from './support/git-fixtures';
 import { startTestApp, TestApp } from './support/test-app';
+import { until } from './support/until';
 
 const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const API_KEY = 'sk-worker-test-key-8d2b41';
@@ -12,16 +13,6 @@ function gate(): { promise: Promise<void>; open(): void } {
   let open!: () => void;
   const promise = new Promise<void>((resolve) => (open = resolve));
   return { promise, open };
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 describe('Agent worker with the model, git and GitHub stand-ins', () => {
