@@ -5,9 +5,9 @@
 //   npm run bench:ingest-crash [-- --rounds 3 --clients 4 --batch 200]
 import { ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { freePort } from './free-port';
 import { createClickHouseClient } from '../src/clickhouse/clickhouse.provider';
 import { loadConfig } from '../src/config/config';
 
@@ -24,16 +24,6 @@ const CLIENTS = arg('clients', 4);
 const BATCH = arg('batch', 200);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const srv = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => res(port));
-    });
-    srv.on('error', rej);
-  });
-}
 
 function startService(dataDir: string, port: number): ChildProcess {
   const child = spawn(process.execPath, [join(ROOT, 'dist', 'main.js')], {

@@ -10,9 +10,9 @@
 import autocannon from 'autocannon';
 import { ChildProcess, fork, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { freePort } from './free-port';
 import { classifyUserAgent } from '../src/ingest/classifier/user-agent-classifier';
 import { HitRow, toClickHouseTime } from '../src/ingest/hits.repository';
 import { visitorIdentity } from '../src/ingest/visitor-identity';
@@ -48,16 +48,6 @@ const USER_AGENTS = [
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
-function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const srv = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => res(port));
-    });
-    srv.on('error', rej);
-  });
-}
 
 function message<T>(child: ChildProcess): Promise<T> {
   return new Promise((res, rej) => {

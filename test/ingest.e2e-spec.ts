@@ -2,6 +2,7 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import { rmSync } from 'node:fs';
 import { CLICKHOUSE } from '../src/clickhouse/clickhouse.module';
 import { createClickHouseClient } from '../src/clickhouse/clickhouse.provider';
+import { HitRow } from '../src/ingest/hits.repository';
 import { startTestApp, TestApp } from './support/test-app';
 
 const CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
@@ -14,19 +15,8 @@ const PERPLEXITYBOT = 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compat
 const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
 const CURL = 'curl/8.5.0';
 
-interface StoredHit {
-  project_id: string;
-  timestamp: string;
-  path: string;
-  visitor_id: string;
-  class: string;
-  ai_agent: string;
-  ai_category: string;
-  browser: string;
-  os: string;
-  device: string;
-  referrer_host: string;
-}
+/** A row as read back from ClickHouse: the same shape the writer inserts. */
+type StoredHit = HitRow;
 
 describe('Ingest over HTTP (embedded engines)', () => {
   let t: TestApp;
