@@ -100,10 +100,13 @@ function rowsFor(projectId: string, hits: ReturnType<typeof fixedHits>): HitRow[
       class: c.class,
       ai_agent: c.aiAgent,
       ai_category: c.aiCategory,
+      ai_operator: '',
+      verification: 'unknown',
       browser: c.browser,
       os: c.os,
       device: c.device,
       referrer_host: '',
+      utm_source: '',
     };
   });
 }

@@ -14,10 +14,16 @@ export interface HitRow {
   class: HitClass;
   ai_agent: string;
   ai_category: string;
+  /** The agent's operator (OpenAI, Anthropic, …); '' unless class === 'ai'. */
+  ai_operator: string;
+  /** Whether the client IP lies in the ranges the operator publishes (classification.md §3). */
+  verification: 'verified' | 'unverified' | 'unknown';
   browser: string;
   os: string;
   device: string;
   referrer_host: string;
+  /** The hit URL's utm_source, the one query parameter kept; '' when absent. */
+  utm_source: string;
 }
 
 export function toClickHouseTime(ms: number): string {

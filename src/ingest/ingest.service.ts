@@ -94,10 +94,13 @@ export class IngestService {
         class: c.class,
         ai_agent: c.aiAgent,
         ai_category: c.aiCategory,
+        ai_operator: '',
+        verification: 'unknown',
         browser: c.browser,
         os: c.os,
         device: c.device,
         referrer_host: hit.referrerHost,
+        utm_source: '',
       };
     });
   }
