@@ -1,15 +1,17 @@
 import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
 import { ApiError } from '../common/api-error';
 import { Config } from '../config/config';
+import { isRejectedData } from '../clickhouse/clickhouse-errors';
 import { GroupCommit, QueueFullError } from './group-commit';
-import { HitRow, HitsRepository } from './hits.repository';
+import { HitRow, HitsRepository, MAX_PARTITIONS_PER_INSERT, partitionOf } from './hits.repository';
 
 /** Inserts running at once: the next batch is handed over while one is written (chDB itself runs them one at a time). */
 const MAX_IN_FLIGHT = 2;
 
 /**
  * The only way hits reach ClickHouse: group-commits concurrent requests into shared inserts and
- * resolves each write only once its rows are stored. Full queue or failed insert → 503.
+ * resolves each write only once its rows are stored. Rows the store refuses as invalid fail their
+ * own request alone (400: retrying cannot help); a full queue or an unwell store → 503 Retry-After.
  */
 @Injectable()
 export class HitsWriter implements BeforeApplicationShutdown {
@@ -17,19 +19,30 @@ export class HitsWriter implements BeforeApplicationShutdown {
   private readonly commit: GroupCommit<HitRow>;
 
   constructor(hits: HitsRepository, config: Config) {
-    this.commit = new GroupCommit<HitRow>((rows) => hits.insert(rows), {
+    this.commit = new GroupCommit<HitRow>((rows, batch) => hits.insert(rows, { dedupToken: batch.key, partitions: batch.partitions }), {
       flushRows: config.INGEST_FLUSH_ROWS,
       flushMs: config.INGEST_FLUSH_MS,
       maxQueueRows: config.INGEST_QUEUE_MAX_ROWS,
       maxInFlight: MAX_IN_FLIGHT,
+      maxPartitions: MAX_PARTITIONS_PER_INSERT,
+      partitionOf,
+      isDataError: isRejectedData,
     });
   }
 
-  async write(rows: HitRow[]): Promise<void> {
+  /**
+   * Resolves once `rows` are stored. With `dedupToken` the rows go in an insert of their own that
+   * the store deduplicates by that token: writing them again with the same token stores nothing twice.
+   */
+  async write(rows: HitRow[], dedupToken?: string): Promise<void> {
     try {
-      await this.commit.write(rows);
+      await this.commit.write(rows, { key: dedupToken });
     } catch (err) {
       if (err instanceof QueueFullError) throw ApiError.unavailable('Too many hits are waiting to be stored; retry shortly.', 1);
+      if (isRejectedData(err)) {
+        this.logger.warn({ err, rows: rows.length }, 'the store refused hits as invalid');
+        throw ApiError.badRequest(`The store refused these hits as invalid (${(err as { type?: string }).type ?? 'bad data'}); sending them again will not help.`);
+      }
       this.logger.error({ err, rows: rows.length }, 'hits insert failed');
       throw ApiError.unavailable('Hits could not be stored; retry later.', 5);
     }
