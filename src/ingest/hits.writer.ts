@@ -1,6 +1,7 @@
 import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
 import { ApiError } from '../common/api-error';
 import { Config } from '../config/config';
+import { Metrics } from '../metrics/metrics';
 import { GroupCommit, QueueFullError } from './group-commit';
 import { HitRow, HitsRepository } from './hits.repository';
 
@@ -16,13 +17,25 @@ export class HitsWriter implements BeforeApplicationShutdown {
   private readonly logger = new Logger(HitsWriter.name);
   private readonly commit: GroupCommit<HitRow>;
 
-  constructor(hits: HitsRepository, config: Config) {
-    this.commit = new GroupCommit<HitRow>((rows) => hits.insert(rows), {
+  constructor(hits: HitsRepository, config: Config, metrics: Metrics) {
+    const insert = async (rows: HitRow[]) => {
+      const end = metrics.flushDuration.startTimer();
+      metrics.flushRows.observe(rows.length);
+      try {
+        await hits.insert(rows);
+        end({ outcome: 'ok' });
+      } catch (err) {
+        end({ outcome: 'error' });
+        throw err;
+      }
+    };
+    this.commit = new GroupCommit<HitRow>(insert, {
       flushRows: config.INGEST_FLUSH_ROWS,
       flushMs: config.INGEST_FLUSH_MS,
       maxQueueRows: config.INGEST_QUEUE_MAX_ROWS,
       maxInFlight: MAX_IN_FLIGHT,
     });
+    metrics.bufferDepthFrom(() => this.commit.pendingRows);
   }
 
   async write(rows: HitRow[]): Promise<void> {

@@ -1,21 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/api-error';
 import { IdempotencyRepository } from '../common/idempotency.repository';
-import { ProjectsRepository } from '../projects/projects.repository';
+import { HitSource, Metrics } from '../metrics/metrics';
 import { classifyUserAgent } from './classifier/user-agent-classifier';
 import { DailySalts } from './daily-salts';
 import { HitInput, parseCollectBody, parseIngestBody } from './hit-input';
 import { HitRow, toClickHouseTime } from './hits.repository';
 import { HitsWriter } from './hits.writer';
+import { KnownProjects } from './known-projects';
 import { utcDay, visitorIdentity } from './visitor-identity';
 
 export const IDEMPOTENCY_SCOPE = 'ingest';
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 
-/** Projects are never deleted, so a yes can be kept a while; a no briefly (the project may be created next). */
-const KNOWN_PROJECT_TTL_MS = 60_000;
-const UNKNOWN_PROJECT_TTL_MS = 5_000;
-const PROJECT_CACHE_MAX = 10_000;
 
 export interface IngestResult {
   accepted: number;
@@ -23,19 +20,18 @@ export interface IngestResult {
 
 @Injectable()
 export class IngestService {
-  private readonly projectCache = new Map<string, { exists: boolean; until: number }>();
-
   constructor(
     private readonly writer: HitsWriter,
     private readonly salts: DailySalts,
     private readonly idempotency: IdempotencyRepository,
-    private readonly projects: ProjectsRepository,
+    private readonly projects: KnownProjects,
+    private readonly metrics: Metrics,
   ) {}
 
   /** Server-side hits: all or nothing, answered only once stored. */
   async ingest(projectId: string, body: unknown, idempotencyKey: string | undefined): Promise<IngestResult> {
     const hits = parseIngestBody(body, Date.now());
-    if (idempotencyKey === undefined) return this.store(projectId, hits);
+    if (idempotencyKey === undefined) return this.store(projectId, hits, 'ingest');
 
     if (idempotencyKey.length < 1 || idempotencyKey.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
       throw ApiError.invalidField('Idempotency-Key', `Idempotency-Key must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters.`);
@@ -45,7 +41,7 @@ export class IngestService {
     if (claim.state === 'in-progress') throw ApiError.conflict('A request with this Idempotency-Key is still being processed; retry shortly.');
     let result: IngestResult;
     try {
-      result = await this.store(projectId, hits);
+      result = await this.store(projectId, hits, 'ingest');
     } catch (err) {
       await this.idempotency.release(projectId, IDEMPOTENCY_SCOPE, idempotencyKey);
       throw err;
@@ -57,13 +53,17 @@ export class IngestService {
   /** The browser beacon: one hit, user agent and IP from the request itself. */
   async collect(projectId: string, body: unknown, userAgent: string, ip: string): Promise<IngestResult> {
     const hit = parseCollectBody(body, Date.now());
-    if (!(await this.projectExists(projectId))) throw ApiError.notFound('No project has this id.');
-    return this.store(projectId, [{ ...hit, userAgent, ip }]);
+    // Existence only, not authorization: the beacon is public, but hits for no project are refused.
+    let exists = this.projects.exists(projectId);
+    if (typeof exists !== 'boolean') exists = await exists;
+    if (!exists) throw ApiError.notFound('No project has this id.');
+    return this.store(projectId, [{ ...hit, userAgent, ip }], 'beacon');
   }
 
-  private async store(projectId: string, hits: HitInput[]): Promise<IngestResult> {
+  private async store(projectId: string, hits: HitInput[], source: HitSource): Promise<IngestResult> {
     const rows = await this.toRows(projectId, hits);
     await this.writer.write(rows);
+    this.metrics.hitsAccepted.inc({ source }, rows.length);
     return { accepted: rows.length };
   }
 
@@ -103,16 +103,5 @@ export class IngestService {
         utm_source: '',
       };
     });
-  }
-
-  /** Existence only, not authorization: the beacon is public, but hits for no project are refused. */
-  private async projectExists(projectId: string): Promise<boolean> {
-    const now = Date.now();
-    const cached = this.projectCache.get(projectId);
-    if (cached && cached.until > now) return cached.exists;
-    const exists = (await this.projects.find(projectId)) !== undefined;
-    if (this.projectCache.size >= PROJECT_CACHE_MAX) this.projectCache.clear();
-    this.projectCache.set(projectId, { exists, until: now + (exists ? KNOWN_PROJECT_TTL_MS : UNKNOWN_PROJECT_TTL_MS) });
-    return exists;
   }
 }
