@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { ADMIN_TOKEN, startTestApp, TestApp } from './support/test-app';
 import { until } from './support/until';
 
@@ -78,6 +80,15 @@ describe('GET /metrics', () => {
     }
     for (const name of names) expect(name).toMatch(/^(docent|process|nodejs)_[a-z0-9_]+$/);
     expect(sample(text, 'docent_group_commit_buffer_rows')).toBe(0);
+  });
+
+  it('the sample Grafana dashboard queries only metrics that exist', async () => {
+    const text = await scrape();
+    const dashboard = readFileSync(join(__dirname, '..', 'deploy', 'grafana', 'docent.json'), 'utf8');
+    const used = new Set([...dashboard.matchAll(/\b((?:docent|process|nodejs)_[a-z0-9_]+)/g)].map((m) => m[1]));
+    expect(used.size).toBeGreaterThan(10);
+    const declared = new Set([...text.matchAll(/^# TYPE (\S+) /gm)].map((m) => m[1]));
+    for (const name of used) expect(declared).toContain(name.replace(/_(bucket|count|sum)$/, ''));
   });
 
   it('a beacon hit moves the accepted counter, the flush histogram and the route histogram', async () => {
