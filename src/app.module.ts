@@ -6,6 +6,8 @@ import { Config } from './config/config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { HealthController } from './health/health.controller';
+import { MetricsHttpModule } from './metrics/metrics-http.module';
+import { MetricsModule } from './metrics/metrics.module';
 import { IngestModule } from './ingest/ingest.module';
 import { TrackerModule } from './ingest/tracker/tracker.module';
 import { ProjectsModule } from './projects/projects.module';
@@ -31,6 +33,7 @@ export class AppModule {
             },
           },
         }),
+        MetricsModule,
         DatabaseModule,
         ClickHouseModule,
         ProjectsModule,
@@ -38,6 +41,7 @@ export class AppModule {
         TrackerModule,
         IngestModule,
         VisitorsModule,
+        MetricsHttpModule,
       ],
       controllers: [HealthController],
     };

@@ -31,6 +31,10 @@ export class Config {
   @Transform(emptyToUndefined) @IsOptional() @IsString() @MinLength(16, { message: 'ADMIN_TOKEN must be at least 16 characters' })
   ADMIN_TOKEN?: string;
 
+  // A scrape-only secret for GET /metrics (the operator token works too).
+  @Transform(emptyToUndefined) @IsOptional() @IsString() @MinLength(16, { message: 'METRICS_TOKEN must be at least 16 characters' })
+  METRICS_TOKEN?: string;
+
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL = 'info';
 
@@ -104,7 +108,7 @@ export class ConfigError extends Error {}
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const known = Object.keys(new Config());
   const plain: Record<string, string> = {};
-  for (const key of [...known, 'CLICKHOUSE_URL', 'DATABASE_URL', 'ADMIN_TOKEN', 'AGENT_BASE_URL', 'AGENT_API_KEY', 'AGENT_MODEL', 'GITHUB_TOKEN']) {
+  for (const key of [...known, 'CLICKHOUSE_URL', 'DATABASE_URL', 'ADMIN_TOKEN', 'METRICS_TOKEN', 'AGENT_BASE_URL', 'AGENT_API_KEY', 'AGENT_MODEL', 'GITHUB_TOKEN']) {
     if (env[key] !== undefined) plain[key] = env[key] as string;
   }
   const config = plainToInstance(Config, plain, { exposeDefaultValues: true });

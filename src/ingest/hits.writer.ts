@@ -2,6 +2,7 @@ import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
 import { ApiError } from '../common/api-error';
 import { Config } from '../config/config';
 import { isRejectedData } from '../clickhouse/clickhouse-errors';
+import { Metrics } from '../metrics/metrics';
 import { GroupCommit, QueueFullError } from './group-commit';
 import { HitRow, HitsRepository, MAX_PARTITIONS_PER_INSERT, partitionOf } from './hits.repository';
 
@@ -18,8 +19,18 @@ export class HitsWriter implements BeforeApplicationShutdown {
   private readonly logger = new Logger(HitsWriter.name);
   private readonly commit: GroupCommit<HitRow>;
 
-  constructor(hits: HitsRepository, config: Config) {
-    this.commit = new GroupCommit<HitRow>((rows, batch) => hits.insert(rows, { dedupToken: batch.key, partitions: batch.partitions }), {
+  constructor(hits: HitsRepository, config: Config, metrics: Metrics) {
+    this.commit = new GroupCommit<HitRow>(async (rows, batch) => {
+      const end = metrics.flushDuration.startTimer();
+      metrics.flushRows.observe(rows.length);
+      try {
+        await hits.insert(rows, { dedupToken: batch.key, partitions: batch.partitions });
+        end({ outcome: 'ok' });
+      } catch (err) {
+        end({ outcome: 'error' });
+        throw err;
+      }
+    }, {
       flushRows: config.INGEST_FLUSH_ROWS,
       flushMs: config.INGEST_FLUSH_MS,
       maxQueueRows: config.INGEST_QUEUE_MAX_ROWS,
@@ -28,6 +39,7 @@ export class HitsWriter implements BeforeApplicationShutdown {
       partitionOf,
       isDataError: isRejectedData,
     });
+    metrics.bufferDepthFrom(() => this.commit.pendingRows);
   }
 
   /**
