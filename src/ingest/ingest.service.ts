@@ -119,7 +119,7 @@ export class IngestService {
         os: c.os,
         device: c.device,
         referrer_host: hit.referrerHost,
-        utm_source: '',
+        utm_source: hit.utmSource,
       };
     });
   }
