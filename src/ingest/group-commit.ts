@@ -7,6 +7,12 @@ export interface GroupCommitOptions {
   maxQueueRows: number;
   /** Inserts running at once. */
   maxInFlight: number;
+  /**
+   * Start an insert at once whenever none is running, and batch only what arrives while one runs
+   * (then the timer bounds how long rows wait for a second, concurrent insert). Latency is one or
+   * two inserts instead of flushMs plus one; batches grow with load by themselves.
+   */
+  idleFlush?: boolean;
 }
 
 export class QueueFullError extends Error {
@@ -53,7 +59,7 @@ export class GroupCommit<T> {
     return new Promise<void>((resolve, reject) => {
       this.queue.push({ rows, resolve, reject });
       this.queuedRows += rows.length;
-      if (this.queuedRows >= this.options.flushRows || this.draining || this.options.flushMs === 0) {
+      if (this.queuedRows >= this.options.flushRows || this.draining || this.options.flushMs === 0 || (this.options.idleFlush && this.inFlight === 0)) {
         this.due = true;
         this.flush();
       } else {
@@ -115,7 +121,8 @@ export class GroupCommit<T> {
     } finally {
       this.inFlight--;
       this.inFlightRows -= rows.length;
-      if (this.queuedRows >= this.options.flushRows || this.draining) this.due = true;
+      // With idleFlush, what gathered while this insert ran goes now: it has waited one insert already.
+      if (this.queuedRows >= this.options.flushRows || this.draining || (this.options.idleFlush && this.queue.length > 0)) this.due = true;
       this.flush();
       if (this.queue.length === 0 && this.inFlight === 0) for (const resolve of this.idle.splice(0)) resolve();
     }
