@@ -9,6 +9,9 @@ export function createClickHouseClient(config: Config): ClickHouseClient {
     // Same JSON for 64-bit integers on both backends; mappers still Number() them.
     output_format_json_quote_64bit_integers: 0,
     date_time_input_format: 'best_effort',
+    // The embedded engine keeps a query's settings for the next query; an insert that sets no token
+    // must not inherit the last one (it would be deduplicated away). See HitsRepository.insert.
+    insert_deduplication_token: '',
   } as const;
   if (config.CLICKHOUSE_URL) {
     return createClient({ url: config.CLICKHOUSE_URL, clickhouse_settings, request_timeout: 60_000 });

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { createHash } from 'node:crypto';
 import { ApiError } from '../common/api-error';
 import { IdempotencyRepository } from '../common/idempotency.repository';
 import { HitSource, Metrics } from '../metrics/metrics';
@@ -14,6 +15,14 @@ export const IDEMPOTENCY_SCOPE = 'ingest';
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 
 
+/**
+ * The ClickHouse dedup token of a keyed batch: the same for every attempt with this key, and new once
+ * the key expires and is claimed again (firstSeenAt changes), so a reused key is a new batch.
+ */
+export function ingestDedupToken(projectId: string, idempotencyKey: string, firstSeenAt: Date): string {
+  return 'idem:' + createHash('sha256').update(JSON.stringify([projectId, IDEMPOTENCY_SCOPE, idempotencyKey, firstSeenAt.toISOString()])).digest('hex');
+}
+
 export interface IngestResult {
   accepted: number;
 }
@@ -28,9 +37,15 @@ export class IngestService {
     private readonly metrics: Metrics,
   ) {}
 
-  /** Server-side hits: all or nothing, answered only once stored. */
+  /**
+   * Server-side hits: all or nothing, answered only once stored. With an Idempotency-Key, every
+   * attempt (the first, a retry after a crash or a 503, a concurrent duplicate) inserts with the same
+   * ClickHouse dedup token, and ClickHouse keeps, month by month, only the first copy: a retry
+   * completes what an earlier attempt stored in part and never stores anything twice.
+   */
   async ingest(projectId: string, body: unknown, idempotencyKey: string | undefined): Promise<IngestResult> {
-    const hits = parseIngestBody(body, Date.now());
+    const now = Date.now();
+    let hits = parseIngestBody(body, now);
     if (idempotencyKey === undefined) return this.store(projectId, hits, 'ingest');
 
     if (idempotencyKey.length < 1 || idempotencyKey.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
@@ -38,12 +53,16 @@ export class IngestService {
     }
     const claim = await this.idempotency.claim(projectId, IDEMPOTENCY_SCOPE, idempotencyKey);
     if (claim.state === 'replay') return claim.response as IngestResult;
-    if (claim.state === 'in-progress') throw ApiError.conflict('A request with this Idempotency-Key is still being processed; retry shortly.');
+    // Hits without a timestamp get the first attempt's time, so every attempt puts them in the same month.
+    const firstSeen = claim.firstSeenAt.getTime();
+    if (firstSeen !== now) hits = parseIngestBody(body, now, firstSeen);
     let result: IngestResult;
     try {
-      result = await this.store(projectId, hits, 'ingest');
+      result = await this.store(projectId, hits, 'ingest', ingestDedupToken(projectId, idempotencyKey, claim.firstSeenAt));
     } catch (err) {
-      await this.idempotency.release(projectId, IDEMPOTENCY_SCOPE, idempotencyKey);
+      // Refused as invalid: nothing was stored and the same batch can never succeed, so the key starts
+      // afresh. Any other failure keeps the claim: the retry must reuse its token (some months may be stored).
+      if (err instanceof ApiError && err.getStatus() === 400) await this.idempotency.release(projectId, IDEMPOTENCY_SCOPE, idempotencyKey);
       throw err;
     }
     await this.idempotency.complete(projectId, IDEMPOTENCY_SCOPE, idempotencyKey, 202, result);
@@ -60,9 +79,9 @@ export class IngestService {
     return this.store(projectId, [{ ...hit, userAgent, ip }], 'beacon');
   }
 
-  private async store(projectId: string, hits: HitInput[], source: HitSource): Promise<IngestResult> {
+  private async store(projectId: string, hits: HitInput[], source: HitSource, dedupToken?: string): Promise<IngestResult> {
     const rows = await this.toRows(projectId, hits);
-    await this.writer.write(rows);
+    await this.writer.write(rows, dedupToken);
     this.metrics.hitsAccepted.inc({ source }, rows.length);
     return { accepted: rows.length };
   }
