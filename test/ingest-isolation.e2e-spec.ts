@@ -54,7 +54,8 @@ describe('Ingest: one bad request never fails another (embedded engines)', () =>
 
   beforeAll(async () => {
     // A 300 ms flush window: requests sent together share one insert, as under load.
-    t = await startTestApp({ INGEST_FLUSH_MS: '300' });
+    // Every write waits for the timer, so concurrent requests share a flush (not inserted at once when idle).
+    t = await startTestApp({ INGEST_FLUSH_MS: '300', INGEST_FLUSH_WHEN_IDLE: 'off' });
     clickhouse = t.app.get(CLICKHOUSE);
     // A spy that calls through: the real insert runs; the test only sees what was grouped with what.
     inserts = jest.spyOn(t.app.get(HitsRepository), 'insert');

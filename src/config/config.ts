@@ -48,6 +48,11 @@ export class Config {
   @Transform(toInt) @IsInt() @Min(0) @Max(10_000)
   INGEST_FLUSH_MS = 20;
 
+  // Insert at once when no insert is running; batch only while one runs (INGEST_FLUSH_MS then bounds
+  // the wait for a second, concurrent insert). Off: every row waits INGEST_FLUSH_MS first.
+  @Transform(toBool) @IsBoolean()
+  INGEST_FLUSH_WHEN_IDLE = true;
+
   // Hits waiting for ClickHouse beyond this answer 503 instead of growing memory.
   @Transform(toInt) @IsInt() @Min(1) @Max(10_000_000)
   INGEST_QUEUE_MAX_ROWS = 50_000;

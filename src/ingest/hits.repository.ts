@@ -64,6 +64,11 @@ export class HitsRepository {
         // spans more gets an insert of its own with the limit raised to what it needs. Always set:
         // the embedded engine keeps a setting for later queries.
         max_partitions_per_insert_block: String(Math.max(MAX_PARTITIONS_PER_INSERT, options.partitions ?? 0)),
+        // Most of a small insert's cost is fixed, and most of that is the rollup views (~20 of ~26 ms CPU
+        // for 100 rows on chDB). Their GROUP BY already leaves one row per key in a block, so merging
+        // the block again on insert (optimize_on_insert) is redundant work; and the views run in parallel.
+        parallel_view_processing: 1,
+        optimize_on_insert: 0,
       },
     });
   }
