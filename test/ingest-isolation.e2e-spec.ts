@@ -44,7 +44,7 @@ function row(projectId: string, path: string): HitRow {
  * through (the real insert runs); it only shows what was grouped with what.
  */
 async function sharedFlushApp(flushRows: number) {
-  const app = await startTestApp({ INGEST_FLUSH_ROWS: String(flushRows), INGEST_FLUSH_MS: '10000' });
+  const app = await startTestApp({ INGEST_FLUSH_ROWS: String(flushRows), INGEST_FLUSH_MS: '10000', INGEST_FLUSH_WHEN_IDLE: 'off' });
   return { app, inserts: jest.spyOn(app.app.get(HitsRepository), 'insert') };
 }
 

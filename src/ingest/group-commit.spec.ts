@@ -152,6 +152,41 @@ describe('GroupCommit', () => {
     expect(store.calls).toEqual([]);
   });
 
+  describe('idleFlush', () => {
+    it('inserts at once when nothing is in flight, and groups what arrives meanwhile into the next insert', async () => {
+      const { store, commit } = setup({ idleFlush: true, maxInFlight: 1 });
+      const a = track(commit.write([1]));
+      expect(store.calls).toEqual([[1]]); // no timer wait when idle
+      void commit.write([2]);
+      void commit.write([3, 4]);
+      expect(store.calls).toEqual([[1]]);
+      await tick();
+      expect(a.settled).toBe(false); // still acknowledged only once stored
+      store.succeed();
+      await tick();
+      expect(a).toEqual({ settled: true, error: undefined });
+      expect(store.calls).toEqual([[1], [2, 3, 4]]); // the batch went as soon as the insert finished, before flushMs
+      store.succeed();
+      await tick();
+      void commit.write([5]);
+      expect(store.calls).toEqual([[1], [2, 3, 4], [5]]);
+    });
+
+    it('with a second slot, rows gathered behind a slow insert go after flushMs at the latest', async () => {
+      const { store, commit } = setup({ idleFlush: true, maxInFlight: 2 });
+      void commit.write([1]);
+      void commit.write([2]);
+      void commit.write([3]);
+      expect(store.calls).toEqual([[1]]);
+      jest.advanceTimersByTime(20);
+      expect(store.calls).toEqual([[1], [2, 3]]);
+      void commit.write([4]);
+      store.succeed(); // [1] done: [4] waited one insert; it takes the free slot
+      await tick();
+      expect(store.calls).toEqual([[1], [2, 3], [4]]);
+    });
+  });
+
   it('runs up to maxInFlight inserts at once', async () => {
     const { store, commit } = setup({ flushRows: 1, maxInFlight: 2 });
     void commit.write([1]);

@@ -8,6 +8,12 @@ export interface GroupCommitOptions<T> {
   /** Inserts running at once. */
   maxInFlight: number;
   /**
+   * Start an insert at once whenever none is running, and batch only what arrives while one runs
+   * (then the timer bounds how long rows wait for a second, concurrent insert). Latency is one or
+   * two inserts instead of flushMs plus one; batches grow with load by themselves.
+   */
+  idleFlush?: boolean;
+  /**
    * With `partitionOf`: no shared insert touches more partitions than this (the store refuses such an
    * insert). A writer that alone touches more gets an insert of its own; `insert` is told how many.
    */
@@ -87,7 +93,7 @@ export class GroupCommit<T> {
     return new Promise<void>((resolve, reject) => {
       this.queue.push({ rows, key: options.key, partitions, resolve, reject });
       this.queuedRows += rows.length;
-      if (this.queuedRows >= this.options.flushRows || this.draining || this.options.flushMs === 0) {
+      if (this.queuedRows >= this.options.flushRows || this.draining || this.options.flushMs === 0 || (this.options.idleFlush && this.inFlight === 0)) {
         this.due = true;
         this.flush();
       } else {
@@ -159,7 +165,8 @@ export class GroupCommit<T> {
     } finally {
       this.inFlight--;
       this.inFlightRows -= rows;
-      if (this.queuedRows >= this.options.flushRows || this.draining) this.due = true;
+      // With idleFlush, what gathered while this insert ran goes now: it has waited one insert already.
+      if (this.queuedRows >= this.options.flushRows || this.draining || (this.options.idleFlush && this.queue.length > 0)) this.due = true;
       this.flush();
       if (this.queue.length === 0 && this.inFlight === 0) for (const resolve of this.idle.splice(0)) resolve();
     }
