@@ -72,6 +72,44 @@ describe('classifyUserAgent', () => {
     });
   });
 
+  describe('the disputed cases of classification.md §1', () => {
+    it.each([
+      ['Applebot', 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_5) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/13.1.1 Safari/605.1.15 (Applebot/0.1; +http://www.apple.com/go/applebot)'],
+      ['PetalBot', 'Mozilla/5.0 (compatible;PetalBot;+https://webmaster.petalsearch.com/site/petalbot)'],
+      ['Bravebot', 'Mozilla/5.0 (compatible; Bravebot/1.0; +https://search.brave.com/help/brave-search-crawler)'],
+      ['Kagibot', 'Mozilla/5.0 (compatible; Kagibot/1.0; +https://kagi.com/bot)'],
+      ['GoogleOther-Image', 'GoogleOther-Image/1.0'],
+      ['meta-externalads', 'meta-externalads/1.1 (+https://developers.facebook.com/docs/sharing/webmasters/crawler)'],
+      ['DataForSeoBot', 'Mozilla/5.0 (compatible; DataForSeoBot/1.0; +https://dataforseo.com/dataforseo-bot)'],
+      ['a Cyrillic С in ClaudeBot', 'Mozilla/5.0 (compatible; \u0421laudeBot/1.0; +claudebot@anthropic.com)'],
+      ['a Greek ο in GPTBot', 'Mozilla/5.0 (compatible; GPTB\u03bft/1.2; +https://openai.com/gptbot)'],
+      ['Baiduspider\'s URL', 'Mozilla/5.0 (compatible; Baiduspider/2.0; +http://www.baidu.com/search/spider.html)'],
+      ['"Cursor" as a word', 'Mozilla/5.0 (compatible; Cursor; +https://example.org/crawler)'],
+    ])('%s → bot', (_what, ua) => {
+      expect(classifyUserAgent(ua).class).toBe('bot');
+    });
+
+    it.each([
+      ['VS Code (Code/1.85)', 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Code/1.85.1 Chrome/114.0.5735.289 Electron/25.9.7 Safari/537.36'],
+      ['a phone called Spider 8', 'Mozilla/5.0 (Linux; Android 11; Spider 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Mobile Safari/537.36'],
+    ])('%s → human', (_what, ua) => {
+      expect(classifyUserAgent(ua).class).toBe('human');
+    });
+
+    it.each([
+      ['Amazonbot', 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Amazonbot/0.1; +https://developer.amazon.com/support/amazonbot) Chrome/119.0.6045.214 Safari/537.36', 'Amazon'],
+      ['CCBot', 'CCBot/2.0 (https://commoncrawl.org/faq/)', 'Common Crawl'],
+      ['FacebookBot', 'Mozilla/5.0 (compatible; FacebookBot/1.0; +https://developers.facebook.com/docs/sharing/webmasters/facebookbot/)', 'Meta'],
+      ['Diffbot', 'Mozilla/5.0 (compatible; Diffbot/0.1; +http://www.diffbot.com)', 'Diffbot'],
+      ['webzio', 'webzio-extended/1.0', 'Webz.io'],
+      ['YandexAdditional', 'Mozilla/5.0 (compatible; YandexAdditional/3.0; +http://yandex.com/bots)', 'Yandex'],
+      ['Google-Extended', 'Google-Extended', 'Google'],
+      ['Applebot-Extended', 'Applebot-Extended/0.1', 'Apple'],
+    ])('%s → ai training', (_what, ua, operator) => {
+      expect(classifyUserAgent(ua)).toMatchObject({ class: 'ai', aiCategory: 'training', aiOperator: operator });
+    });
+  });
+
   describe('every agent token, embedded in a typical crawler UA → ai', () => {
     const patterns = [
       (key: string) => `Mozilla/5.0 (compatible; ${key}/1.0; +https://example.com/bot)`,

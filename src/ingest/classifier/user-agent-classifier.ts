@@ -124,6 +124,14 @@ const BOT_EVIDENCE = /bot\b|crawl|spider|https?:\/\//i;
 const AUTOMATION =
   /headless|phantomjs|puppeteer|playwright|selenium|webdriver|htmlunit|slimerjs|jsdom\/|\bnightmare\b|lighthouse|gtmetrix|\bYLT\b|python-(?:requests|urllib|httpx)|\bcurl\/|\bwget\b|go-http-client|node-fetch|\baxios\/|\bokhttp\/|\bjava\/|libwww-perl|\bscrapy\b|\bdart:io\b|\bundici\b/i;
 
+/**
+ * A stock Android browser UA and nothing else: platform tuple, engine, browser tokens. The device
+ * model in the tuple may contain a word bot lists use (a phone called "Spider 8"), so isbot is not
+ * asked; a tuple that says compatible, bot, crawl or a URL is not a stock browser.
+ */
+const STOCK_BROWSER =
+  /^Mozilla\/5\.0 \(Linux; (?:U; )?Android [\d.]+;(?![^)]*(?:compatible|bot|crawl|https?:|@))[^()]*\) (?:AppleWebKit\/[\d.+]+ \(KHTML, like Gecko\)(?: (?:Version|Chrome|CriOS|FxiOS|EdgiOS|Mobile|Safari|Edg|EdgA|SamsungBrowser|OPR)\/[\w.]+| Mobile)+|Gecko\/[\d.]+ Firefox\/[\d.]+)$/;
+
 /** Empty, the log placeholder, control characters, or nothing a browser could have sent. */
 const GARBAGE = /[\u0000-\u001f\u007f]|^[^A-Za-z]*$/;
 
@@ -211,6 +219,8 @@ function classify(userAgent: string): Classification {
     const inApp = IN_APP_BROWSERS.find(([, pattern]) => pattern.test(userAgent));
     if (inApp) return human(userAgent, inApp[0]);
   }
+
+  if (STOCK_BROWSER.test(userAgent)) return human(userAgent, undefined);
 
   // ua-parser-js 1.x has no crawler detection, so isbot (and the automation list) decides here.
   if (isbot(userAgent) || AUTOMATION.test(userAgent)) return unlistedAiAgent(userAgent) ?? BOT;
