@@ -6,7 +6,10 @@ import { Config } from './config/config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { HealthController } from './health/health.controller';
+import { MetricsHttpModule } from './metrics/metrics-http.module';
+import { MetricsModule } from './metrics/metrics.module';
 import { IngestModule } from './ingest/ingest.module';
+import { InsightsModule } from './insights/insights.module';
 import { TrackerModule } from './ingest/tracker/tracker.module';
 import { ProjectsModule } from './projects/projects.module';
 import { VisitorsModule } from './visitors/visitors.module';
@@ -31,6 +34,7 @@ export class AppModule {
             },
           },
         }),
+        MetricsModule,
         DatabaseModule,
         ClickHouseModule,
         ProjectsModule,
@@ -38,6 +42,8 @@ export class AppModule {
         TrackerModule,
         IngestModule,
         VisitorsModule,
+        InsightsModule,
+        MetricsHttpModule,
       ],
       controllers: [HealthController],
     };

@@ -6,6 +6,8 @@ import { AppModule } from './app.module';
 import { AllExceptionsFilter } from './common/all-exceptions.filter';
 import { createValidationPipe } from './common/validation.pipe';
 import { Config } from './config/config';
+import { CollectBodyDoc } from './ingest/ingest.dto';
+import { documentCollect } from './ingest/collect.route';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -55,7 +57,9 @@ export async function createApp(config: Config, options: { logger?: boolean } = 
       .setVersion('1')
       .addBearerAuth()
       .build(),
+    { extraModels: [CollectBodyDoc] },
   );
+  documentCollect(openapi);
   SwaggerModule.setup('docs', app, openapi, { jsonDocumentUrl: 'openapi.json', yamlDocumentUrl: 'openapi.yaml' });
 
   await app.init();

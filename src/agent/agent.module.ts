@@ -1,5 +1,6 @@
 import { Module, OnApplicationBootstrap } from '@nestjs/common';
 import { Config } from '../config/config';
+import { Metrics } from '../metrics/metrics';
 import { JobsController } from './jobs/jobs.controller';
 import { JobsRepository } from './jobs/jobs.repository';
 import { JobsService } from './jobs/jobs.service';
@@ -18,7 +19,11 @@ export class AgentModule implements OnApplicationBootstrap {
   constructor(
     private readonly config: Config,
     private readonly scheduler: JobScheduler,
-  ) {}
+    jobs: JobsRepository,
+    metrics: Metrics,
+  ) {
+    metrics.countJobsWith(() => jobs.countByStatus());
+  }
 
   async onApplicationBootstrap(): Promise<void> {
     if (this.config.WORKER) await this.scheduler.start();

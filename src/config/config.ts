@@ -31,6 +31,10 @@ export class Config {
   @Transform(emptyToUndefined) @IsOptional() @IsString() @MinLength(16, { message: 'ADMIN_TOKEN must be at least 16 characters' })
   ADMIN_TOKEN?: string;
 
+  // A scrape-only secret for GET /metrics (the operator token works too).
+  @Transform(emptyToUndefined) @IsOptional() @IsString() @MinLength(16, { message: 'METRICS_TOKEN must be at least 16 characters' })
+  METRICS_TOKEN?: string;
+
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL = 'info';
 
@@ -44,6 +48,11 @@ export class Config {
   @Transform(toInt) @IsInt() @Min(0) @Max(10_000)
   INGEST_FLUSH_MS = 20;
 
+  // Insert at once when no insert is running; batch only while one runs (INGEST_FLUSH_MS then bounds
+  // the wait for a second, concurrent insert). Off: every row waits INGEST_FLUSH_MS first.
+  @Transform(toBool) @IsBoolean()
+  INGEST_FLUSH_WHEN_IDLE = true;
+
   // Hits waiting for ClickHouse beyond this answer 503 instead of growing memory.
   @Transform(toInt) @IsInt() @Min(1) @Max(10_000_000)
   INGEST_QUEUE_MAX_ROWS = 50_000;
@@ -51,8 +60,24 @@ export class Config {
   @Transform(toInt) @IsInt() @Min(1) @Max(3600)
   QUERY_MAX_EXECUTION_SECONDS = 30;
 
+  // Memory one ClickHouse query may use (max_memory_usage); past half of it, GROUP BY and ORDER BY
+  // spill to disk instead of failing. A query over the cap answers 503 with Retry-After.
   @Transform(toInt) @IsInt() @Min(1_000_000)
-  QUERY_MAX_MEMORY_BYTES = 2_000_000_000;
+  QUERY_MAX_MEMORY_BYTES = 400_000_000;
+
+  // Embedded ClickHouse (chDB) only, sized for a 1 GB VM; a server is configured on the server.
+  // All its memory (queries, merges, caches) stays under CLICKHOUSE_MAX_MEMORY_BYTES
+  // (max_server_memory_usage); its mark cache under CLICKHOUSE_MARK_CACHE_BYTES (ClickHouse's
+  // default is 5 GiB), and the other caches are small fixed fractions of that.
+  @Transform(toInt) @IsInt() @Min(64_000_000)
+  CLICKHOUSE_MAX_MEMORY_BYTES = 512 * 1024 * 1024;
+
+  @Transform(toInt) @IsInt() @Min(0)
+  CLICKHOUSE_MARK_CACHE_BYTES = 64 * 1024 * 1024;
+
+  // Embedded Postgres (PGlite) only: its shared_buffers, in MB (Postgres' default 128 MB stays resident).
+  @Transform(toInt) @IsInt() @Min(1) @Max(4096)
+  PGLITE_SHARED_BUFFERS_MB = 16;
 
   @Transform(toBool) @IsBoolean()
   WORKER = true;
@@ -104,7 +129,7 @@ export class ConfigError extends Error {}
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const known = Object.keys(new Config());
   const plain: Record<string, string> = {};
-  for (const key of [...known, 'CLICKHOUSE_URL', 'DATABASE_URL', 'ADMIN_TOKEN', 'AGENT_BASE_URL', 'AGENT_API_KEY', 'AGENT_MODEL', 'GITHUB_TOKEN']) {
+  for (const key of [...known, 'CLICKHOUSE_URL', 'DATABASE_URL', 'ADMIN_TOKEN', 'METRICS_TOKEN', 'AGENT_BASE_URL', 'AGENT_API_KEY', 'AGENT_MODEL', 'GITHUB_TOKEN']) {
     if (env[key] !== undefined) plain[key] = env[key] as string;
   }
   const config = plainToInstance(Config, plain, { exposeDefaultValues: true });

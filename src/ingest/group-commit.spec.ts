@@ -1,11 +1,13 @@
-import { GroupCommit, GroupCommitOptions, QueueFullError } from './group-commit';
+import { GroupCommit, GroupCommitOptions, InsertBatch, QueueFullError } from './group-commit';
 
 /** A fake insert: records each call's rows and settles when the test says so. */
 class FakeStore {
   calls: number[][] = [];
+  batches: InsertBatch[] = [];
   private pending: Array<{ resolve(): void; reject(err: Error): void }> = [];
-  insert = (rows: number[]): Promise<void> => {
+  insert = (rows: number[], batch: InsertBatch): Promise<void> => {
     this.calls.push([...rows]);
+    this.batches.push(batch);
     return new Promise((resolve, reject) => this.pending.push({ resolve, reject }));
   };
   get waiting(): number {
@@ -21,7 +23,7 @@ class FakeStore {
 
 const tick = () => new Promise((r) => setImmediate(r));
 
-function setup(options: Partial<GroupCommitOptions> = {}) {
+function setup(options: Partial<GroupCommitOptions<number>> = {}) {
   const store = new FakeStore();
   const commit = new GroupCommit<number>(store.insert, { flushRows: 100, flushMs: 20, maxQueueRows: 1000, maxInFlight: 1, ...options });
   return { store, commit };
@@ -150,6 +152,41 @@ describe('GroupCommit', () => {
     expect(store.calls).toEqual([]);
   });
 
+  describe('idleFlush', () => {
+    it('inserts at once when nothing is in flight, and groups what arrives meanwhile into the next insert', async () => {
+      const { store, commit } = setup({ idleFlush: true, maxInFlight: 1 });
+      const a = track(commit.write([1]));
+      expect(store.calls).toEqual([[1]]); // no timer wait when idle
+      void commit.write([2]);
+      void commit.write([3, 4]);
+      expect(store.calls).toEqual([[1]]);
+      await tick();
+      expect(a.settled).toBe(false); // still acknowledged only once stored
+      store.succeed();
+      await tick();
+      expect(a).toEqual({ settled: true, error: undefined });
+      expect(store.calls).toEqual([[1], [2, 3, 4]]); // the batch went as soon as the insert finished, before flushMs
+      store.succeed();
+      await tick();
+      void commit.write([5]);
+      expect(store.calls).toEqual([[1], [2, 3, 4], [5]]);
+    });
+
+    it('with a second slot, rows gathered behind a slow insert go after flushMs at the latest', async () => {
+      const { store, commit } = setup({ idleFlush: true, maxInFlight: 2 });
+      void commit.write([1]);
+      void commit.write([2]);
+      void commit.write([3]);
+      expect(store.calls).toEqual([[1]]);
+      jest.advanceTimersByTime(20);
+      expect(store.calls).toEqual([[1], [2, 3]]);
+      void commit.write([4]);
+      store.succeed(); // [1] done: [4] waited one insert; it takes the free slot
+      await tick();
+      expect(store.calls).toEqual([[1], [2, 3], [4]]);
+    });
+  });
+
   it('runs up to maxInFlight inserts at once', async () => {
     const { store, commit } = setup({ flushRows: 1, maxInFlight: 2 });
     void commit.write([1]);
@@ -159,5 +196,84 @@ describe('GroupCommit', () => {
     store.succeed();
     await tick();
     expect(store.calls).toEqual([[1], [2], [3]]);
+  });
+
+  describe('partitions', () => {
+    // Row n lives in partition "p" + floor(n / 100): rows 0–99 in p0, 100–199 in p1, ...
+    const partitioned = (options: Partial<GroupCommitOptions<number>> = {}) =>
+      setup({ flushRows: 1000, maxPartitions: 3, partitionOf: (n) => `p${Math.floor(n / 100)}`, maxInFlight: 5, ...options });
+
+    it('never groups writers whose rows together touch more than maxPartitions, and says how many', async () => {
+      const { store, commit } = partitioned();
+      void commit.write([0, 100]); // p0 p1
+      void commit.write([1, 101]); // same partitions: shares
+      void commit.write([200]); // p2: 3 in all, still fits
+      void commit.write([300, 1]); // p3 would make 4: next insert
+      jest.advanceTimersByTime(20);
+      expect(store.calls).toEqual([[0, 100, 1, 101, 200], [300, 1]]);
+      expect(store.batches.map((b) => b.partitions)).toEqual([3, 2]);
+    });
+
+    it('gives a writer that alone spans more than maxPartitions an insert of its own, told its count', async () => {
+      const { store, commit } = partitioned();
+      void commit.write([0]);
+      void commit.write([0, 100, 200, 300, 400]); // 5 partitions > 3
+      void commit.write([1]);
+      jest.advanceTimersByTime(20);
+      expect(store.calls).toEqual([[0], [0, 100, 200, 300, 400], [1]]);
+      expect(store.batches.map((b) => b.partitions)).toEqual([1, 5, 1]);
+    });
+  });
+
+  describe('keyed writers', () => {
+    it('insert alone, carrying their key, in arrival order', async () => {
+      const { store, commit } = setup({ maxInFlight: 5 });
+      void commit.write([1]);
+      void commit.write([2], { key: 'k2' });
+      void commit.write([3]);
+      void commit.write([4]);
+      jest.advanceTimersByTime(20);
+      expect(store.calls).toEqual([[1], [2], [3, 4]]);
+      expect(store.batches.map((b) => b.key)).toEqual([undefined, 'k2', undefined]);
+    });
+  });
+
+  describe('isolating bad rows', () => {
+    class Poison extends Error {}
+    /** An insert that fails at once if any row is negative (the data's fault) and stores the rest. */
+    function poisonStore() {
+      const calls: number[][] = [];
+      const stored: number[] = [];
+      const insert = async (rows: number[]) => {
+        calls.push([...rows]);
+        if (rows.some((r) => r < 0)) throw new Poison('bad row');
+        stored.push(...rows);
+      };
+      return { calls, stored, insert };
+    }
+
+    it('re-inserts in halves until the culprit fails alone; every other writer is stored', async () => {
+      const s = poisonStore();
+      const commit = new GroupCommit<number>(s.insert, { flushRows: 100, flushMs: 20, maxQueueRows: 1000, maxInFlight: 1, isDataError: (e) => e instanceof Poison });
+      const writers = [[1], [2, 3], [-1], [4], [5], [6]].map((rows) => track(commit.write(rows)));
+      jest.advanceTimersByTime(20);
+      for (let i = 0; i < 10; i++) await tick();
+      expect(writers.map((w) => w.settled)).toEqual([true, true, true, true, true, true]);
+      expect(writers.map((w) => w.error instanceof Poison)).toEqual([false, false, true, false, false, false]);
+      expect(s.stored.sort()).toEqual([1, 2, 3, 4, 5, 6]);
+      expect(s.calls[0]).toEqual([1, 2, 3, -1, 4, 5, 6]); // shared first
+      expect(s.calls.length).toBeLessThanOrEqual(1 + 2 * Math.ceil(Math.log2(6)));
+    });
+
+    it('fails every writer when the store is the problem, without retrying', async () => {
+      const s = poisonStore();
+      const down = new Error('connection refused');
+      const commit = new GroupCommit<number>(async (rows) => { s.calls.push(rows); throw down; }, { flushRows: 100, flushMs: 20, maxQueueRows: 1000, maxInFlight: 1, isDataError: (e) => e instanceof Poison });
+      const writers = [[1], [2], [3]].map((rows) => track(commit.write(rows)));
+      jest.advanceTimersByTime(20);
+      for (let i = 0; i < 5; i++) await tick();
+      expect(writers.map((w) => w.error)).toEqual([down, down, down]);
+      expect(s.calls).toHaveLength(1);
+    });
   });
 });

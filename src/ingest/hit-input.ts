@@ -8,8 +8,13 @@ export const MAX_VISITOR_ID_LENGTH = 256;
 export const MAX_REFERRER_LENGTH = 4096;
 /** Clocks drift; a hit stamped further ahead than this is a bug in the sender. */
 export const MAX_FUTURE_MS = 5 * 60 * 1000;
-/** The web is younger than this, and DateTime64 cannot hold much older dates anyway. */
-const MIN_TIMESTAMP_MS = Date.UTC(1970, 0, 1);
+/**
+ * The earliest hit stored: the lower bound of ClickHouse's DateTime64 (a current LTS server silently
+ * clamps anything older to it, so accepting older times would store a wrong one). Any later past time
+ * is accepted, as the contract asks: importers backfill old logs.
+ */
+export const MIN_TIMESTAMP_MS = Date.UTC(1900, 0, 1);
+export const MIN_TIMESTAMP_ISO = '1900-01-01T00:00:00.000Z';
 /** Only the first errors are listed: a 1,000-hit batch with one systematic mistake would otherwise answer 1,000 details. */
 const MAX_DETAILS = 50;
 
@@ -21,6 +26,8 @@ export interface HitInput {
   ip?: string;
   visitorId?: string;
   referrerHost: string;
+  /** The URL's utm_source ('' when absent): the one query parameter kept. */
+  utmSource: string;
 }
 
 const ISO_8601 = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/i;
@@ -36,8 +43,12 @@ export function parseTimestamp(value: string): number | undefined {
   const [, y, mo, d, h = '0', mi = '0', s = '0', frac = '', zone = 'Z'] = m;
   const year = Number(y), month = Number(mo), day = Number(d), hour = Number(h), minute = Number(mi), second = Number(s);
   if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return undefined;
-  const local = Date.UTC(year, month - 1, day, hour, minute, second, Number(frac.padEnd(3, '0').slice(0, 3)));
-  if (new Date(local).getUTCDate() !== day) return undefined;
+  // Not Date.UTC(year, ...): it maps years 0–99 to 1900–1999.
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  date.setUTCHours(hour, minute, second, Number(frac.padEnd(3, '0').slice(0, 3)));
+  if (date.getUTCDate() !== day) return undefined;
+  const local = date.getTime();
   let offsetMinutes = 0;
   if (zone.toUpperCase() !== 'Z') {
     const digits = zone.slice(1).replace(':', '');
@@ -66,6 +77,23 @@ export function pathFromUrlOrPath(value: string): string | undefined {
   }
 }
 
+export const MAX_UTM_SOURCE_LENGTH = 256;
+
+/**
+ * The `utm_source` of a path or URL (assistants such as ChatGPT tag their links with it), read before
+ * the query string is dropped; '' when absent, cut to 256 characters.
+ */
+export function utmSource(value: unknown): string {
+  if (typeof value !== 'string') return '';
+  const hash = value.indexOf('#');
+  const url = hash === -1 ? value : value.slice(0, hash);
+  const start = url.indexOf('?');
+  if (start === -1 || !url.includes('utm_source', start)) return '';
+  const query = url.slice(start + 1);
+  const source = new URLSearchParams(query).get('utm_source')?.trim() ?? '';
+  return source.slice(0, MAX_UTM_SOURCE_LENGTH);
+}
+
 /** Only the referrer's host is kept; a referrer that is not a URL (log lines say "-") keeps nothing. */
 export function referrerHost(value: string | undefined): string {
   if (!value || !value.includes('://')) return '';
@@ -91,34 +119,42 @@ class Problems {
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const absent = (v: unknown): boolean => v === undefined || v === null;
 
+/**
+ * ClickHouse refuses a lone UTF-16 surrogate (`"\ud800"` in JSON: CANNOT_PARSE_ESCAPE_SEQUENCE) and
+ * stores a lone low one as invalid UTF-8; either way the text is not Unicode, so it is refused here.
+ */
+const NOT_UNICODE = 'must be well-formed Unicode (it contains a lone UTF-16 surrogate)';
+
 function optionalString(problems: Problems, field: string, value: unknown, max: number): string | undefined {
   if (absent(value)) return undefined;
   if (typeof value !== 'string') return problems.add(field, 'must be a string'), undefined;
   if (value.length > max) return problems.add(field, `must be at most ${max} characters`), undefined;
+  if (!value.isWellFormed()) return problems.add(field, NOT_UNICODE), undefined;
   return value;
 }
 
 function requiredPath(problems: Problems, field: string, value: unknown, parse: (v: string) => string | undefined, rule: string): string {
   if (typeof value !== 'string') return problems.add(field, 'must be a string'), '';
+  if (!value.isWellFormed()) return problems.add(field, NOT_UNICODE), '';
   const path = parse(value);
   if (path === undefined) return problems.add(field, rule), '';
   if (path.length > MAX_PATH_LENGTH) return problems.add(field, `must be at most ${MAX_PATH_LENGTH} characters without its query string`), '';
   return path;
 }
 
-function parseHit(problems: Problems, i: number, raw: unknown, nowMs: number): HitInput {
+function parseHit(problems: Problems, i: number, raw: unknown, nowMs: number, defaultTimestampMs: number): HitInput {
   const at = `hits[${i}]`;
   if (!isObject(raw)) {
     problems.add(at, 'must be an object');
-    return { timestampMs: nowMs, path: '', userAgent: '', referrerHost: '' };
+    return { timestampMs: nowMs, path: '', userAgent: '', referrerHost: '', utmSource: '' };
   }
 
-  let timestampMs = nowMs;
+  let timestampMs = defaultTimestampMs;
   if (!absent(raw.timestamp)) {
     const parsed = typeof raw.timestamp === 'string' ? parseTimestamp(raw.timestamp) : undefined;
     if (parsed === undefined) problems.add(`${at}.timestamp`, 'must be an ISO 8601 date-time, e.g. 2026-11-21T10:00:00.000Z');
     else if (parsed > nowMs + MAX_FUTURE_MS) problems.add(`${at}.timestamp`, 'must not be more than 5 minutes in the future');
-    else if (parsed < MIN_TIMESTAMP_MS) problems.add(`${at}.timestamp`, 'must not be before 1970');
+    else if (parsed < MIN_TIMESTAMP_MS) problems.add(`${at}.timestamp`, `must not be before ${MIN_TIMESTAMP_ISO}, the earliest time the store holds`);
     else timestampMs = parsed;
   }
 
@@ -127,6 +163,7 @@ function parseHit(problems: Problems, i: number, raw: unknown, nowMs: number): H
   let userAgent = '';
   if (typeof raw.userAgent !== 'string') problems.add(`${at}.userAgent`, 'must be a string (possibly empty)');
   else if (raw.userAgent.length > MAX_USER_AGENT_LENGTH) problems.add(`${at}.userAgent`, `must be at most ${MAX_USER_AGENT_LENGTH} characters`);
+  else if (!raw.userAgent.isWellFormed()) problems.add(`${at}.userAgent`, NOT_UNICODE);
   else userAgent = raw.userAgent;
 
   let ip: string | undefined;
@@ -139,14 +176,15 @@ function parseHit(problems: Problems, i: number, raw: unknown, nowMs: number): H
   const visitorId = optionalString(problems, `${at}.visitorId`, raw.visitorId, MAX_VISITOR_ID_LENGTH) || undefined;
   const referrer = optionalString(problems, `${at}.referrer`, raw.referrer, MAX_REFERRER_LENGTH);
 
-  return { timestampMs, path, userAgent, ip, visitorId, referrerHost: referrerHost(referrer) };
+  return { timestampMs, path, userAgent, ip, visitorId, referrerHost: referrerHost(referrer), utmSource: utmSource(raw.path) };
 }
 
 /**
  * Validates `{ hits: [...] }` by hand: class-validator took ~20–35 ms per 1,000-hit batch (warm),
  * this takes ~1 ms. Any invalid hit rejects the whole request, details naming `hits[i].field`.
+ * A hit without a timestamp gets `defaultTimestampMs` (a retried keyed batch: its first attempt's time).
  */
-export function parseIngestBody(body: unknown, nowMs: number): HitInput[] {
+export function parseIngestBody(body: unknown, nowMs: number, defaultTimestampMs = nowMs): HitInput[] {
   const problems = new Problems();
   if (!isObject(body) || !Array.isArray(body.hits)) {
     problems.add('hits', 'must be an array of hits');
@@ -157,7 +195,7 @@ export function parseIngestBody(body: unknown, nowMs: number): HitInput[] {
     problems.add('hits', `must contain between 1 and ${MAX_HITS_PER_REQUEST} hits (got ${raw.length})`);
     problems.throwIfAny();
   }
-  const hits = raw.map((hit, i) => parseHit(problems, i, hit, nowMs));
+  const hits = raw.map((hit, i) => parseHit(problems, i, hit, nowMs, defaultTimestampMs));
   problems.throwIfAny();
   return hits;
 }
@@ -173,5 +211,5 @@ export function parseCollectBody(body: unknown, nowMs: number): Omit<HitInput, '
   const path = requiredPath(problems, 'path', b.path, pathFromUrlOrPath, 'must be a path starting with "/" or an http(s) URL');
   const referrer = optionalString(problems, 'referrer', b.referrer, MAX_REFERRER_LENGTH);
   problems.throwIfAny();
-  return { timestampMs: nowMs, path, referrerHost: referrerHost(referrer) };
+  return { timestampMs: nowMs, path, referrerHost: referrerHost(referrer), utmSource: utmSource(b.path) };
 }

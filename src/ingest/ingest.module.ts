@@ -1,20 +1,23 @@
 import { Module } from '@nestjs/common';
-import { CollectController } from './collect.controller';
+import { CollectRoute } from './collect.route';
 import { DailySalts } from './daily-salts';
 import { HitsRepository } from './hits.repository';
 import { HitsWriter } from './hits.writer';
 import { IngestController } from './ingest.controller';
 import { IngestService } from './ingest.service';
+import { KnownProjects } from './known-projects';
 import { SaltsRepository } from './salts.repository';
 
 @Module({
-  controllers: [IngestController, CollectController],
+  controllers: [IngestController],
   providers: [
     HitsRepository,
     HitsWriter,
     SaltsRepository,
     { provide: DailySalts, inject: [SaltsRepository], useFactory: (salts: SaltsRepository) => new DailySalts(salts) },
     IngestService,
+    KnownProjects,
+    CollectRoute,
   ],
   exports: [HitsWriter],
 })

@@ -1,21 +1,27 @@
 import { Injectable } from '@nestjs/common';
+import { createHash } from 'node:crypto';
 import { ApiError } from '../common/api-error';
 import { IdempotencyRepository } from '../common/idempotency.repository';
-import { ProjectsRepository } from '../projects/projects.repository';
+import { HitSource, Metrics } from '../metrics/metrics';
 import { classifyUserAgent } from './classifier/user-agent-classifier';
 import { DailySalts } from './daily-salts';
 import { HitInput, parseCollectBody, parseIngestBody } from './hit-input';
 import { HitRow, toClickHouseTime } from './hits.repository';
 import { HitsWriter } from './hits.writer';
+import { KnownProjects } from './known-projects';
 import { utcDay, visitorIdentity } from './visitor-identity';
 
 export const IDEMPOTENCY_SCOPE = 'ingest';
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 
-/** Projects are never deleted, so a yes can be kept a while; a no briefly (the project may be created next). */
-const KNOWN_PROJECT_TTL_MS = 60_000;
-const UNKNOWN_PROJECT_TTL_MS = 5_000;
-const PROJECT_CACHE_MAX = 10_000;
+
+/**
+ * The ClickHouse dedup token of a keyed batch: the same for every attempt with this key, and new once
+ * the key expires and is claimed again (firstSeenAt changes), so a reused key is a new batch.
+ */
+export function ingestDedupToken(projectId: string, idempotencyKey: string, firstSeenAt: Date): string {
+  return 'idem:' + createHash('sha256').update(JSON.stringify([projectId, IDEMPOTENCY_SCOPE, idempotencyKey, firstSeenAt.toISOString()])).digest('hex');
+}
 
 export interface IngestResult {
   accepted: number;
@@ -23,31 +29,40 @@ export interface IngestResult {
 
 @Injectable()
 export class IngestService {
-  private readonly projectCache = new Map<string, { exists: boolean; until: number }>();
-
   constructor(
     private readonly writer: HitsWriter,
     private readonly salts: DailySalts,
     private readonly idempotency: IdempotencyRepository,
-    private readonly projects: ProjectsRepository,
+    private readonly projects: KnownProjects,
+    private readonly metrics: Metrics,
   ) {}
 
-  /** Server-side hits: all or nothing, answered only once stored. */
+  /**
+   * Server-side hits: all or nothing, answered only once stored. With an Idempotency-Key, every
+   * attempt (the first, a retry after a crash or a 503, a concurrent duplicate) inserts with the same
+   * ClickHouse dedup token, and ClickHouse keeps, month by month, only the first copy: a retry
+   * completes what an earlier attempt stored in part and never stores anything twice.
+   */
   async ingest(projectId: string, body: unknown, idempotencyKey: string | undefined): Promise<IngestResult> {
-    const hits = parseIngestBody(body, Date.now());
-    if (idempotencyKey === undefined) return this.store(projectId, hits);
+    const now = Date.now();
+    let hits = parseIngestBody(body, now);
+    if (idempotencyKey === undefined) return this.store(projectId, hits, 'ingest');
 
     if (idempotencyKey.length < 1 || idempotencyKey.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
       throw ApiError.invalidField('Idempotency-Key', `Idempotency-Key must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters.`);
     }
     const claim = await this.idempotency.claim(projectId, IDEMPOTENCY_SCOPE, idempotencyKey);
     if (claim.state === 'replay') return claim.response as IngestResult;
-    if (claim.state === 'in-progress') throw ApiError.conflict('A request with this Idempotency-Key is still being processed; retry shortly.');
+    // Hits without a timestamp get the first attempt's time, so every attempt puts them in the same month.
+    const firstSeen = claim.firstSeenAt.getTime();
+    if (firstSeen !== now) hits = parseIngestBody(body, now, firstSeen);
     let result: IngestResult;
     try {
-      result = await this.store(projectId, hits);
+      result = await this.store(projectId, hits, 'ingest', ingestDedupToken(projectId, idempotencyKey, claim.firstSeenAt));
     } catch (err) {
-      await this.idempotency.release(projectId, IDEMPOTENCY_SCOPE, idempotencyKey);
+      // Refused as invalid: nothing was stored and the same batch can never succeed, so the key starts
+      // afresh. Any other failure keeps the claim: the retry must reuse its token (some months may be stored).
+      if (err instanceof ApiError && err.getStatus() === 400) await this.idempotency.release(projectId, IDEMPOTENCY_SCOPE, idempotencyKey);
       throw err;
     }
     await this.idempotency.complete(projectId, IDEMPOTENCY_SCOPE, idempotencyKey, 202, result);
@@ -57,13 +72,17 @@ export class IngestService {
   /** The browser beacon: one hit, user agent and IP from the request itself. */
   async collect(projectId: string, body: unknown, userAgent: string, ip: string): Promise<IngestResult> {
     const hit = parseCollectBody(body, Date.now());
-    if (!(await this.projectExists(projectId))) throw ApiError.notFound('No project has this id.');
-    return this.store(projectId, [{ ...hit, userAgent, ip }]);
+    // Existence only, not authorization: the beacon is public, but hits for no project are refused.
+    let exists = this.projects.exists(projectId);
+    if (typeof exists !== 'boolean') exists = await exists;
+    if (!exists) throw ApiError.notFound('No project has this id.');
+    return this.store(projectId, [{ ...hit, userAgent, ip }], 'beacon');
   }
 
-  private async store(projectId: string, hits: HitInput[]): Promise<IngestResult> {
+  private async store(projectId: string, hits: HitInput[], source: HitSource, dedupToken?: string): Promise<IngestResult> {
     const rows = await this.toRows(projectId, hits);
-    await this.writer.write(rows);
+    await this.writer.write(rows, dedupToken);
+    this.metrics.hitsAccepted.inc({ source }, rows.length);
     return { accepted: rows.length };
   }
 
@@ -100,19 +119,8 @@ export class IngestService {
         os: c.os,
         device: c.device,
         referrer_host: hit.referrerHost,
-        utm_source: '',
+        utm_source: hit.utmSource,
       };
     });
-  }
-
-  /** Existence only, not authorization: the beacon is public, but hits for no project are refused. */
-  private async projectExists(projectId: string): Promise<boolean> {
-    const now = Date.now();
-    const cached = this.projectCache.get(projectId);
-    if (cached && cached.until > now) return cached.exists;
-    const exists = (await this.projects.find(projectId)) !== undefined;
-    if (this.projectCache.size >= PROJECT_CACHE_MAX) this.projectCache.clear();
-    this.projectCache.set(projectId, { exists, until: now + (exists ? KNOWN_PROJECT_TTL_MS : UNKNOWN_PROJECT_TTL_MS) });
-    return exists;
   }
 }

@@ -1,6 +1,7 @@
 import { Global, Inject, Module, OnApplicationBootstrap } from '@nestjs/common';
 import { AdminToken } from '../common/admin-token';
 import { AuthGuard } from '../common/auth.guard';
+import { IdempotencyKeysPurge } from '../common/idempotency-purge';
 import { IdempotencyRepository } from '../common/idempotency.repository';
 import { Config } from '../config/config';
 import { ProjectsController } from './projects.controller';
@@ -17,6 +18,7 @@ export const STARTUP_OUTPUT = Symbol('STARTUP_OUTPUT');
     ProjectsService,
     AuthGuard,
     IdempotencyRepository,
+    IdempotencyKeysPurge,
     { provide: AdminToken, inject: [Config], useFactory: AdminToken.resolve },
     { provide: STARTUP_OUTPUT, inject: [Config], useFactory: (config: Config) => (text: string) => config.LOG_LEVEL !== 'silent' && process.stdout.write(text) },
   ],

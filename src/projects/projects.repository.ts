@@ -63,6 +63,12 @@ export class ProjectsRepository {
     return row;
   }
 
+  /** Which of these ids are projects (one query for many: the beacon batches its cache misses). */
+  async existingIds(ids: string[]): Promise<string[]> {
+    const rows = await this.db.query<{ id: string }>('SELECT id FROM projects WHERE id = ANY($1::text[])', [ids]);
+    return rows.map((r) => r.id);
+  }
+
   async update(id: string, changes: ProjectChanges): Promise<ProjectRow | undefined> {
     const [row] = await this.db.query<ProjectRow>(
       `UPDATE projects SET

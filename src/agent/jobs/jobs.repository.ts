@@ -92,6 +92,11 @@ export class JobsRepository {
       [projectId, status ?? null, limit, offset],
     );
   }
+
+  /** Jobs per status, for the metrics scrape: one aggregate over a small table. */
+  countByStatus(): Promise<Array<{ status: string; count: number }>> {
+    return this.db.query('SELECT status, count(*)::int AS count FROM agent_jobs GROUP BY status');
+  }
 }
 
 // pg_notify inside a transaction is delivered at commit, and not at all on rollback.

@@ -101,9 +101,9 @@ export class JobsService {
     return this.db.transaction(async (tx) => {
       if (idempotencyKey !== undefined) {
         // On a real server a concurrent request with the same key waits here for the first to commit.
+        // The claim commits with the job, so a crash mid-way leaves no claim: the retry creates the job once.
         const claim = await this.idempotency.claim(projectId, scope, idempotencyKey, tx);
         if (claim.state === 'replay') return { status: claim.status, body: claim.response as JobView, rateLimit: await this.rateLimit.peek(projectId, tx) };
-        if (claim.state === 'in-progress') throw ApiError.conflict('A request with this Idempotency-Key is still in progress; retry shortly.');
       }
       let rateLimit: RateLimitState | undefined;
       const charge = async () => {

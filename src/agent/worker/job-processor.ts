@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Config } from '../../config/config';
+import { Metrics } from '../../metrics/metrics';
 import { effectiveCloneUrl } from '../../projects/projects.mapper';
 import { AgentRunner, AgentTurnError, TurnAborted } from '../runner/agent-runner';
 import { JobRow } from '../jobs/jobs.repository';
@@ -32,6 +33,7 @@ export class JobProcessor {
     private readonly queue: JobQueueRepository,
     private readonly runner: AgentRunner,
     private readonly config: Config,
+    private readonly metrics: Metrics,
   ) {}
 
   async process(claimed: JobRow, lease: Lease): Promise<void> {
@@ -52,6 +54,7 @@ export class JobProcessor {
       return 'stop';
     }
     const job = (await this.queue.job(claimed.id)) ?? claimed;
+    const turn = this.metrics.turnDuration.startTimer();
     try {
       const result = await this.runner.runTurn({
         jobId: claimed.id,
@@ -62,10 +65,15 @@ export class JobProcessor {
         signal: lease.signal,
         stillWanted: async () => !lease.signal.aborted && (await this.queue.stillOurs(claimed.id, lease.workerId)),
       });
+      this.metrics.turns.inc({ outcome: 'succeeded' });
+      turn({ outcome: 'succeeded' });
       const after = await this.queue.completeMessage(claimed.id, lease.workerId, message.seq, result);
       this.logger.log({ jobId: claimed.id, seq: message.seq, changed: result.changed, after }, 'turn finished');
       return after === 'next' ? 'next' : 'stop';
     } catch (err) {
+      const outcome = lease.signal.aborted || err instanceof TurnAborted ? 'stopped' : 'failed';
+      this.metrics.turns.inc({ outcome });
+      turn({ outcome });
       await this.turnFailed(claimed.id, message, lease, err);
       return 'stop';
     }

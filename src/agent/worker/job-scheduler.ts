@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import { randomBase62 } from '../../common/ids';
 import { Config } from '../../config/config';
 import { Database } from '../../database/database';
+import { Metrics } from '../../metrics/metrics';
 import { ARCHIVED_PREFIX, JOBS_CHANNEL } from '../agent.constants';
 import { JobRow } from '../jobs/jobs.repository';
 import { JobQueueRepository } from './job-queue.repository';
@@ -40,6 +41,7 @@ export class JobScheduler implements OnModuleDestroy {
     private readonly queue: JobQueueRepository,
     private readonly processor: JobProcessor,
     private readonly config: Config,
+    private readonly metrics: Metrics,
   ) {}
 
   async start(): Promise<void> {
@@ -73,6 +75,7 @@ export class JobScheduler implements OnModuleDestroy {
     while (!this.stopping && this.inFlight.size < this.config.AGENT_CONCURRENCY) {
       const job = await this.queue.claim(this.workerId, this.config.AGENT_LEASE_MS);
       if (!job) return;
+      if (job.claimed_at) this.metrics.claimLatency.observe(Math.max(0, job.claimed_at.getTime() - job.run_after.getTime()) / 1000);
       // Our own lease lapsed (a stalled heartbeat) and we took the job again: the first run goes on.
       if (this.inFlight.has(job.id)) continue;
       this.run(job);

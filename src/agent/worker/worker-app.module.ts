@@ -3,6 +3,7 @@ import { LoggerModule } from 'nestjs-pino';
 import { Config } from '../../config/config';
 import { ConfigModule } from '../../config/config.module';
 import { DatabaseModule } from '../../database/database.module';
+import { MetricsModule } from '../../metrics/metrics.module';
 import { AgentWorkerModule } from './agent-worker.module';
 
 /** The root of a standalone worker process: Postgres and the agent worker; no HTTP server, no ClickHouse. */
@@ -11,7 +12,7 @@ export class WorkerAppModule {
   static forRoot(config: Config): DynamicModule {
     return {
       module: WorkerAppModule,
-      imports: [ConfigModule.with(config), LoggerModule.forRoot({ pinoHttp: { level: config.LOG_LEVEL } }), DatabaseModule, AgentWorkerModule],
+      imports: [ConfigModule.with(config), LoggerModule.forRoot({ pinoHttp: { level: config.LOG_LEVEL } }), MetricsModule, DatabaseModule, AgentWorkerModule],
     };
   }
 }
