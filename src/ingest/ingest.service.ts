@@ -119,7 +119,7 @@ export class IngestService {
         class: c.class,
         ai_agent: c.aiAgent,
         ai_category: c.aiCategory,
-        ai_operator: '',
+        ai_operator: c.aiOperator,
         verification: 'unknown',
         browser: c.browser,
         os: c.os,
