@@ -167,9 +167,15 @@ describe('kill -9 under keyed writes, restart, retry with the same keys (built s
     const unanswered = [...sent].filter(([, s]) => s === 'unanswered').map(([k]) => k);
     const unansweredJobs = [...jobs].filter(([, id]) => id === undefined).map(([k]) => k);
     expect(unanswered.length).toBeGreaterThan(0);
-    // What the killed service had stored of the batches it never answered: those retries must store nothing twice.
-    const atKill = storedPerBatch(dataDir, hitsProject.id);
-    const storedUnanswered = unanswered.filter((key) => (atKill.get(key) ?? 0) > 0).length;
+    // For the report only: what the killed service had stored of the batches it never answered (those
+    // retries must store nothing twice). Not an assertion: opening a store just killed may fail.
+    let storedUnanswered: number | string = 'n/a';
+    try {
+      const atKill = storedPerBatch(dataDir, hitsProject.id);
+      storedUnanswered = unanswered.filter((key) => (atKill.get(key) ?? 0) > 0).length;
+    } catch (err) {
+      process.stdout.write(`could not count the store right after the kill: ${String(err).slice(0, 300)}\n`);
+    }
 
     service = await startService(dataDir);
     const base = service.base;
