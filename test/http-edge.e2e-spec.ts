@@ -79,7 +79,7 @@ describe('The HTTP edge: time limits, NUL characters, and errors raised before r
       ['a project name', () => ['POST', '/v1/projects', { name: 'a\u0000b' }], 'name'],
       ['a nested ingest field', () => ['POST', `/v1/ingest/${projectId}/hits`, { hits: [{ path: '/a', userAgent: 'x\u0000' }] }], 'hits[0].userAgent'],
       ['the beacon body', () => ['POST', `/v1/collect/${projectId}`, { path: '/a\u0000' }], 'path'],
-    ] as const)('%s → 400 naming the field', async (_name, make, field) => {
+    ] as Array<[string, () => [string, string, unknown], string]>)('%s → 400 naming the field', async (_name, make, field) => {
       const [method, path, body] = make();
       const token = path.startsWith('/v1/projects') ? ADMIN_TOKEN : apiKey;
       const res = await t.request(method, path, { token, body });
