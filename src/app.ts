@@ -6,6 +6,7 @@ import { AppModule } from './app.module';
 import { AllExceptionsFilter } from './common/all-exceptions.filter';
 import { createValidationPipe } from './common/validation.pipe';
 import { Config } from './config/config';
+import { registerDashboard } from './dashboard/dashboard';
 import { CollectBodyDoc } from './ingest/ingest.dto';
 import { documentCollect } from './ingest/collect.route';
 
@@ -62,6 +63,7 @@ export async function createApp(config: Config, options: { logger?: boolean } = 
   documentCollect(openapi);
   SwaggerModule.setup('docs', app, openapi, { jsonDocumentUrl: 'openapi.json', yamlDocumentUrl: 'openapi.yaml' });
 
+  await registerDashboard(fastify);
   await app.init();
   await fastify.ready();
   return app;
