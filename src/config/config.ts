@@ -60,8 +60,24 @@ export class Config {
   @Transform(toInt) @IsInt() @Min(1) @Max(3600)
   QUERY_MAX_EXECUTION_SECONDS = 30;
 
+  // Memory one ClickHouse query may use (max_memory_usage); past half of it, GROUP BY and ORDER BY
+  // spill to disk instead of failing. A query over the cap answers 503 with Retry-After.
   @Transform(toInt) @IsInt() @Min(1_000_000)
-  QUERY_MAX_MEMORY_BYTES = 2_000_000_000;
+  QUERY_MAX_MEMORY_BYTES = 400_000_000;
+
+  // Embedded ClickHouse (chDB) only, sized for a 1 GB VM; a server is configured on the server.
+  // All its memory (queries, merges, caches) stays under CLICKHOUSE_MAX_MEMORY_BYTES
+  // (max_server_memory_usage); its mark cache under CLICKHOUSE_MARK_CACHE_BYTES (ClickHouse's
+  // default is 5 GiB), and the other caches are small fixed fractions of that.
+  @Transform(toInt) @IsInt() @Min(64_000_000)
+  CLICKHOUSE_MAX_MEMORY_BYTES = 512 * 1024 * 1024;
+
+  @Transform(toInt) @IsInt() @Min(0)
+  CLICKHOUSE_MARK_CACHE_BYTES = 64 * 1024 * 1024;
+
+  // Embedded Postgres (PGlite) only: its shared_buffers, in MB (Postgres' default 128 MB stays resident).
+  @Transform(toInt) @IsInt() @Min(1) @Max(4096)
+  PGLITE_SHARED_BUFFERS_MB = 16;
 
   @Transform(toBool) @IsBoolean()
   WORKER = true;
