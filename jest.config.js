@@ -14,5 +14,5 @@ module.exports = {
   transformIgnorePatterns: [`node_modules/(?!(${esm.join('|')})/)`],
   testTimeout: 60000,
   maxWorkers: 2,
-  globalSetup: '<rootDir>/test/support/build-dashboard.js',
+  globalSetup: '<rootDir>/scripts/build-web.js',
 };

@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { call, enc, type Breakdown, type BreakdownRow, type Dimension, type Query, type Timeseries, type VisitorsReport } from '../api';
 import { VisitorsChart } from '../components/chart';
 import { BarTable } from '../components/table';
@@ -68,10 +68,19 @@ export function OverviewPage(props: { token: string; projectId: string; theme: s
   const before = previous.data?.[0].totals;
   const hitsNow = hits(series.data);
   const hitsBefore = hits(previous.data?.[1]);
+  const ready = !!(pages.data && series.data && !pages.loading && !series.loading);
+  const complete = ready && [previous, agents, operators, referrers, formats, devices].every((l) => !l.loading);
+  // User Timing marks: bench/dashboard.ts reads them to measure time-to-interactive in a real browser.
+  useEffect(() => {
+    if (ready) performance.mark('docent:overview-ready');
+  }, [ready]);
+  useEffect(() => {
+    if (complete) performance.mark('docent:overview-complete');
+  }, [complete]);
   const noData = !f.pathPrefix && totals && totals.total === 0 && series.data && series.data.buckets.every((b) => !b.hits.human && !b.hits.ai && !b.hits.bot);
 
   return (
-    <div class="overview" data-ready={pages.data && series.data && !pages.loading && !series.loading ? 'true' : undefined}>
+    <div class="overview" data-ready={ready ? 'true' : undefined} data-complete={complete ? 'true' : undefined}>
       <div class="page-head">
         <div>
           <h1>Overview</h1>

@@ -1,10 +1,12 @@
-// Jest globalSetup: the browser suites open the real dashboard, so `npm test` builds it (web/ → web/dist)
-// with Vite first — only when a source is newer than the build, so a warm run costs nothing.
+// Builds the dashboard (web/ → web/dist) with Vite when a source is newer than the build: `npm run
+// build` (and so `npm start`) and jest's globalSetup (the browser suites open the real dashboard)
+// both call it, and a build that is up to date is left alone — rebuilding empties web/dist, which
+// a running server would notice. `--force` always builds.
 const { execFileSync } = require('node:child_process');
 const { existsSync, readdirSync, statSync } = require('node:fs');
 const { join } = require('node:path');
 
-const root = join(__dirname, '..', '..');
+const root = join(__dirname, '..');
 const web = join(root, 'web');
 const built = join(web, 'dist', 'index.html');
 
@@ -18,7 +20,11 @@ function newest(dir) {
   return t;
 }
 
-module.exports = function buildDashboard() {
-  if (existsSync(built) && statSync(built).mtimeMs >= newest(web)) return;
+function buildWeb(force = false) {
+  const inputs = Math.max(newest(web), statSync(join(root, 'package-lock.json')).mtimeMs);
+  if (!force && existsSync(built) && statSync(built).mtimeMs >= inputs) return;
   execFileSync(process.execPath, [join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', join(web, 'vite.config.mts'), '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
-};
+}
+
+module.exports = buildWeb;
+if (require.main === module) buildWeb(process.argv.includes('--force'));
