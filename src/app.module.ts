@@ -9,6 +9,7 @@ import { HealthController } from './health/health.controller';
 import { MetricsHttpModule } from './metrics/metrics-http.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { IngestModule } from './ingest/ingest.module';
+import { InsightsModule } from './insights/insights.module';
 import { TrackerModule } from './ingest/tracker/tracker.module';
 import { ProjectsModule } from './projects/projects.module';
 import { VisitorsModule } from './visitors/visitors.module';
@@ -41,6 +42,7 @@ export class AppModule {
         TrackerModule,
         IngestModule,
         VisitorsModule,
+        InsightsModule,
         MetricsHttpModule,
       ],
       controllers: [HealthController],

@@ -8,6 +8,16 @@ export interface FixtureHit {
   path: string;
   visitor: bigint;
   class: HitClass;
+  /** Optional dimensions (insights); AI hits default to GPTBot / training. */
+  agent?: string;
+  operator?: string;
+  category?: string;
+  verification?: 'verified' | 'unverified' | 'unknown';
+  browser?: string;
+  os?: string;
+  device?: string;
+  referrerHost?: string;
+  utmSource?: string;
 }
 
 export interface Counts {
@@ -34,12 +44,15 @@ export async function insertHits(client: ClickHouseClient, projectId: string, hi
         path: h.path,
         visitor_id: h.visitor.toString(),
         class: h.class,
-        ai_agent: h.class === 'ai' ? 'GPTBot' : '',
-        ai_category: h.class === 'ai' ? 'training' : '',
-        browser: '',
-        os: '',
-        device: '',
-        referrer_host: '',
+        ai_agent: h.agent ?? (h.class === 'ai' ? 'GPTBot' : ''),
+        ai_category: h.category ?? (h.class === 'ai' ? 'training' : ''),
+        ai_operator: h.operator ?? '',
+        verification: h.verification ?? 'unknown',
+        browser: h.browser ?? '',
+        os: h.os ?? '',
+        device: h.device ?? '',
+        referrer_host: h.referrerHost ?? '',
+        utm_source: h.utmSource ?? '',
       })),
       clickhouse_settings: { async_insert: 0, wait_end_of_query: 1 },
     });

@@ -41,6 +41,18 @@ export class Config {
   @Transform(toBool) @IsBoolean()
   TRUST_PROXY = false;
 
+  // A request must arrive whole (headers and body) within REQUEST_TIMEOUT_MS, its headers within
+  // HEADERS_TIMEOUT_MS; a client that stalls gets 408 and its connection closed. Idle keep-alive
+  // connections close after KEEP_ALIVE_TIMEOUT_MS.
+  @Transform(toInt) @IsInt() @Min(100) @Max(3_600_000)
+  REQUEST_TIMEOUT_MS = 30_000;
+
+  @Transform(toInt) @IsInt() @Min(100) @Max(3_600_000)
+  HEADERS_TIMEOUT_MS = 10_000;
+
+  @Transform(toInt) @IsInt() @Min(100) @Max(3_600_000)
+  KEEP_ALIVE_TIMEOUT_MS = 72_000;
+
   // Ingest group commit: flush when this many rows are waiting, or after this many ms.
   @Transform(toInt) @IsInt() @Min(1) @Max(1_000_000)
   INGEST_FLUSH_ROWS = 5000;

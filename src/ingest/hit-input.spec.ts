@@ -1,5 +1,5 @@
 import { ApiError } from '../common/api-error';
-import { normalizePath, parseCollectBody, parseIngestBody, parseTimestamp, pathFromUrlOrPath, referrerHost } from './hit-input';
+import { normalizePath, parseCollectBody, parseIngestBody, parseTimestamp, pathFromUrlOrPath, referrerHost, utmSource } from './hit-input';
 
 const NOW = Date.UTC(2026, 10, 21, 10, 0, 0);
 
@@ -70,17 +70,34 @@ describe('paths and referrers', () => {
   });
 });
 
+describe('utmSource', () => {
+  it('keeps utm_source from a path or URL, decoded, at most 256 characters', () => {
+    expect(utmSource('/a?utm_source=chatgpt.com&utm_medium=referral')).toBe('chatgpt.com');
+    expect(utmSource('https://d.test/a?x=1&utm_source=News%20letter#utm_source=frag')).toBe('News letter');
+    expect(utmSource('/a#?utm_source=frag')).toBe('');
+    expect(utmSource('/a?utm_source=')).toBe('');
+    expect(utmSource('/a?utm_sourcex=1')).toBe('');
+    expect(utmSource(`/a?utm_source=${'y'.repeat(300)}`)).toBe('y'.repeat(256));
+    expect(utmSource(undefined)).toBe('');
+  });
+
+  it('is read by both ingest routes before the query string is dropped', () => {
+    expect(parseIngestBody({ hits: [{ path: '/a?utm_source=claude.ai', userAgent: '' }] }, NOW)[0]).toMatchObject({ path: '/a', utmSource: 'claude.ai' });
+    expect(parseCollectBody({ path: 'https://d.test/a?utm_source=perplexity' }, NOW)).toMatchObject({ path: '/a', utmSource: 'perplexity' });
+  });
+});
+
 describe('parseIngestBody', () => {
   const ok = { path: '/a', userAgent: 'Mozilla/5.0' };
 
   it('normalizes valid hits and defaults the timestamp to now', () => {
     const [hit] = parseIngestBody({ hits: [{ ...ok, path: '/a?b', ip: '::1', visitorId: 'v', referrer: 'https://x.test/p', extra: 1 }] }, NOW);
-    expect(hit).toEqual({ timestampMs: NOW, path: '/a', userAgent: 'Mozilla/5.0', ip: '::1', visitorId: 'v', referrerHost: 'x.test' });
+    expect(hit).toEqual({ timestampMs: NOW, path: '/a', userAgent: 'Mozilla/5.0', ip: '::1', visitorId: 'v', referrerHost: 'x.test', utmSource: '' });
   });
 
   it('treats null optional fields and an empty visitorId as absent', () => {
     const [hit] = parseIngestBody({ hits: [{ ...ok, timestamp: null, ip: null, visitorId: '', referrer: null }] }, NOW);
-    expect(hit).toEqual({ timestampMs: NOW, path: '/a', userAgent: 'Mozilla/5.0', ip: undefined, visitorId: undefined, referrerHost: '' });
+    expect(hit).toEqual({ timestampMs: NOW, path: '/a', userAgent: 'Mozilla/5.0', ip: undefined, visitorId: undefined, referrerHost: '', utmSource: '' });
   });
 
   it('accepts 5 minutes ahead, refuses 5 minutes and 1 ms ahead', () => {
@@ -136,7 +153,7 @@ describe('parseIngestBody', () => {
 
 describe('parseCollectBody', () => {
   it('takes path and referrer host', () => {
-    expect(parseCollectBody({ path: 'https://d.test/a?x', referrer: 'https://r.test/' }, NOW)).toEqual({ timestampMs: NOW, path: '/a', referrerHost: 'r.test' });
+    expect(parseCollectBody({ path: 'https://d.test/a?x', referrer: 'https://r.test/' }, NOW)).toEqual({ timestampMs: NOW, path: '/a', referrerHost: 'r.test', utmSource: '' });
   });
 
   it('refuses a lone surrogate in path or referrer, naming the field', () => {

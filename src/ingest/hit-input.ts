@@ -26,6 +26,8 @@ export interface HitInput {
   ip?: string;
   visitorId?: string;
   referrerHost: string;
+  /** The URL's utm_source ('' when absent): the one query parameter kept. */
+  utmSource: string;
 }
 
 const ISO_8601 = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/i;
@@ -73,6 +75,23 @@ export function pathFromUrlOrPath(value: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+export const MAX_UTM_SOURCE_LENGTH = 256;
+
+/**
+ * The `utm_source` of a path or URL (assistants such as ChatGPT tag their links with it), read before
+ * the query string is dropped; '' when absent, cut to 256 characters.
+ */
+export function utmSource(value: unknown): string {
+  if (typeof value !== 'string') return '';
+  const hash = value.indexOf('#');
+  const url = hash === -1 ? value : value.slice(0, hash);
+  const start = url.indexOf('?');
+  if (start === -1 || !url.includes('utm_source', start)) return '';
+  const query = url.slice(start + 1);
+  const source = new URLSearchParams(query).get('utm_source')?.trim() ?? '';
+  return source.slice(0, MAX_UTM_SOURCE_LENGTH);
 }
 
 /** Only the referrer's host is kept; a referrer that is not a URL (log lines say "-") keeps nothing. */
@@ -127,7 +146,7 @@ function parseHit(problems: Problems, i: number, raw: unknown, nowMs: number, de
   const at = `hits[${i}]`;
   if (!isObject(raw)) {
     problems.add(at, 'must be an object');
-    return { timestampMs: nowMs, path: '', userAgent: '', referrerHost: '' };
+    return { timestampMs: nowMs, path: '', userAgent: '', referrerHost: '', utmSource: '' };
   }
 
   let timestampMs = defaultTimestampMs;
@@ -157,7 +176,7 @@ function parseHit(problems: Problems, i: number, raw: unknown, nowMs: number, de
   const visitorId = optionalString(problems, `${at}.visitorId`, raw.visitorId, MAX_VISITOR_ID_LENGTH) || undefined;
   const referrer = optionalString(problems, `${at}.referrer`, raw.referrer, MAX_REFERRER_LENGTH);
 
-  return { timestampMs, path, userAgent, ip, visitorId, referrerHost: referrerHost(referrer) };
+  return { timestampMs, path, userAgent, ip, visitorId, referrerHost: referrerHost(referrer), utmSource: utmSource(raw.path) };
 }
 
 /**
@@ -192,5 +211,5 @@ export function parseCollectBody(body: unknown, nowMs: number): Omit<HitInput, '
   const path = requiredPath(problems, 'path', b.path, pathFromUrlOrPath, 'must be a path starting with "/" or an http(s) URL');
   const referrer = optionalString(problems, 'referrer', b.referrer, MAX_REFERRER_LENGTH);
   problems.throwIfAny();
-  return { timestampMs: nowMs, path, referrerHost: referrerHost(referrer) };
+  return { timestampMs: nowMs, path, referrerHost: referrerHost(referrer), utmSource: utmSource(b.path) };
 }

@@ -1,11 +1,10 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { ProjectAccess } from '../common/auth.guard';
+import { ApiAnalyticsQuery, ApiPageQuery } from './analytics.openapi';
 import { VisitorsReportView } from './visitors.dto';
-import { LIMIT_DEFAULT, LIMIT_MAX, parseVisitorsQuery } from './visitors.params';
+import { parseVisitorsQuery } from './visitors.params';
 import { VisitorsService } from './visitors.service';
-
-const DATE = 'YYYY-MM-DD (midnight UTC) or ISO 8601 date-time with Z, ±hh:mm or no offset (UTC).';
 
 @ApiTags('analytics')
 @Controller('v1/analytics')
@@ -16,10 +15,8 @@ export class VisitorsController {
   // messages, the cross-field dateFrom < dateTo check, and leaves unknown parameters ignored.
   @Get(':projectId/visitors')
   @ProjectAccess()
-  @ApiQuery({ name: 'dateFrom', required: false, description: `Inclusive. ${DATE}` })
-  @ApiQuery({ name: 'dateTo', required: false, description: `Exclusive. ${DATE}` })
-  @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: LIMIT_MAX, default: LIMIT_DEFAULT } })
-  @ApiQuery({ name: 'offset', required: false, schema: { type: 'integer', minimum: 0, default: 0 } })
+  @ApiAnalyticsQuery()
+  @ApiPageQuery()
   @ApiOkResponse({ type: VisitorsReportView })
   report(@Param('projectId') projectId: string, @Query() query: Record<string, unknown>) {
     return this.visitors.report(projectId, parseVisitorsQuery(query));

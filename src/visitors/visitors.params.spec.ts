@@ -46,17 +46,30 @@ describe('parseInstant', () => {
 
 describe('parseVisitorsQuery', () => {
   it('defaults limit 50, offset 0, unbounded range, and ignores unknown parameters', () => {
-    expect(parseVisitorsQuery({ page: '3', foo: ['a', 'b'] })).toEqual({ from: undefined, to: undefined, limit: 50, offset: 0 });
+    expect(parseVisitorsQuery({ page: '3', foo: ['a', 'b'] })).toEqual({ from: undefined, to: undefined, timeZone: 'UTC', pathPrefix: undefined, limit: 50, offset: 0 });
   });
 
   it('reads the documented forms', () => {
     expect(parseVisitorsQuery({ dateFrom: '2026-03-01', dateTo: '2026-03-02T00:00:00+01:00', limit: '250', offset: '1000' })).toEqual({
-      from: Date.parse('2026-03-01T00:00:00Z'), to: Date.parse('2026-03-01T23:00:00Z'), limit: 250, offset: 1000,
+      from: Date.parse('2026-03-01T00:00:00Z'), to: Date.parse('2026-03-01T23:00:00Z'), timeZone: 'UTC', limit: 250, offset: 1000,
     });
     expect(parseVisitorsQuery({ limit: '05', offset: '007' })).toMatchObject({ limit: 5, offset: 7 });
   });
 
+  it('reads values without an offset as the wall clock of timezone; explicit offsets win', () => {
+    expect(parseVisitorsQuery({ timezone: 'Asia/Kolkata', dateFrom: '2026-03-01', dateTo: '2026-03-01T10:30' })).toMatchObject({
+      from: Date.parse('2026-02-28T18:30:00Z'), to: Date.parse('2026-03-01T05:00:00Z'), timeZone: 'Asia/Kolkata',
+    });
+    expect(parseVisitorsQuery({ timezone: 'Europe/Berlin', dateFrom: '2026-03-29T02:30', dateTo: '2026-03-30T00:00:00Z' })).toMatchObject({
+      from: Date.parse('2026-03-29T01:30:00Z'), to: Date.parse('2026-03-30T00:00:00Z'),
+    });
+    expect(parseVisitorsQuery({ pathPrefix: '/docs' }).pathPrefix).toBe('/docs');
+    expect(parseVisitorsQuery({ pathPrefix: '/' }).pathPrefix).toBeUndefined();
+  });
+
   it.each([
+    [{ timezone: 'Nowhere/Town' }, ['timezone']], [{ timezone: '' }, ['timezone']], [{ timezone: ['UTC', 'UTC'] }, ['timezone']],
+    [{ pathPrefix: 'docs' }, ['pathPrefix']], [{ pathPrefix: '' }, ['pathPrefix']], [{ pathPrefix: '/' + 'x'.repeat(2048) }, ['pathPrefix']],
     [{ limit: '0' }, ['limit']], [{ limit: '251' }, ['limit']], [{ limit: '1.5' }, ['limit']], [{ limit: 'abc' }, ['limit']],
     [{ limit: '' }, ['limit']], [{ limit: '+5' }, ['limit']], [{ limit: ' 5' }, ['limit']], [{ limit: '1e1' }, ['limit']], [{ limit: ['5', '6'] }, ['limit']],
     [{ offset: '-1' }, ['offset']], [{ offset: '1.0' }, ['offset']], [{ offset: '99999999999999999999' }, ['offset']],

@@ -1,4 +1,6 @@
 import { ApiError } from '../common/api-error';
+import { resolveTimeZone, zonedToUtc } from '../common/time-zone';
+import { parseQueryInteger } from '../common/query-integer';
 
 const DAY_MS = 86_400_000;
 
@@ -7,25 +9,27 @@ const DAY_MS = 86_400_000;
 const INSTANT = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(?:([Zz])|([+\- ])(\d{2})(?::?(\d{2}))?)?)?$/;
 
 /**
- * Parses `YYYY-MM-DD` (midnight UTC) or an ISO 8601 date-time (offset `Z`, `±hh:mm`, or none = UTC)
- * into epoch milliseconds, rounding sub-millisecond fractions up: stored timestamps have millisecond
- * precision, so for both an inclusive lower and an exclusive upper bound, rounding up selects exactly
- * the hits the exact instant would. Returns undefined for anything else, impossible dates included.
+ * Parses `YYYY-MM-DD` (midnight in `timeZone`) or an ISO 8601 date-time (offset `Z` or `±hh:mm`; none
+ * means the wall clock of `timeZone`, UTC by default) into epoch milliseconds, rounding sub-millisecond
+ * fractions up: stored timestamps have millisecond precision, so for both an inclusive lower and an
+ * exclusive upper bound, rounding up selects exactly the hits the exact instant would. Returns
+ * undefined for anything else, impossible dates included.
  */
-export function parseInstant(text: string): number | undefined {
+export function parseInstant(text: string, timeZone = 'UTC'): number | undefined {
   const m = INSTANT.exec(text);
   if (!m) return undefined;
   const [, y, mo, d, h = '0', mi = '0', s = '0', fraction = '', zulu, sign, oh, om = '0'] = m;
   const year = Number(y), month = Number(mo), day = Number(d), hour = Number(h), minute = Number(mi), second = Number(s);
   if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return undefined;
   if (hour > 23 || minute > 59 || second > 59) return undefined;
+  const subMs = fraction.padEnd(9, '0');
+  const ms = Number(subMs.slice(0, 3)) + (Number(subMs.slice(3)) > 0 ? 1 : 0);
+  if (!zulu && !sign) return zonedToUtc({ year, month, day, hour, minute, second }, timeZone) + ms;
   let offsetMinutes = 0;
   if (sign && !zulu) {
     if (Number(oh) > 23 || Number(om) > 59) return undefined;
     offsetMinutes = (sign === '-' ? -1 : 1) * (Number(oh) * 60 + Number(om));
   }
-  const subMs = fraction.padEnd(9, '0');
-  const ms = Number(subMs.slice(0, 3)) + (Number(subMs.slice(3)) > 0 ? 1 : 0);
   const utc = new Date(0);
   utc.setUTCFullYear(year, month - 1, day); // Date.UTC maps years 0–99 to 1900–1999
   utc.setUTCHours(hour, minute, second, 0);
@@ -36,59 +40,115 @@ function daysInMonth(year: number, month: number): number {
   return [31, year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1];
 }
 
-export interface VisitorsQuery {
-  /** Inclusive lower bound, epoch ms; undefined = unbounded. */
+/** The parameters every analytics endpoint shares (insights-and-delivery.md §1). */
+export interface AnalyticsQuery {
+  /** Inclusive lower bound, epoch ms; undefined = unbounded (or the endpoint's default). */
   from?: number;
-  /** Exclusive upper bound, epoch ms; undefined = unbounded. */
+  /** Exclusive upper bound, epoch ms; undefined = unbounded (or the endpoint's default). */
   to?: number;
+  /** Canonical IANA name; UTC by default. */
+  timeZone: string;
+  /** Only paths starting with this count; undefined = all paths. */
+  pathPrefix?: string;
+}
+
+export interface PageQuery {
   limit: number;
   offset: number;
 }
 
+export interface VisitorsQuery extends AnalyticsQuery, PageQuery {}
+
 export const LIMIT_DEFAULT = 50;
 export const LIMIT_MAX = 250;
+export const PATH_PREFIX_MAX = 2048;
 
-const DATE_HELP = 'a date (YYYY-MM-DD, midnight UTC) or an ISO 8601 date-time such as 2026-03-01T10:00:00+02:00';
+const DATE_HELP = 'a date (YYYY-MM-DD, midnight in timezone) or an ISO 8601 date-time such as 2026-03-01T10:00:00+02:00';
 
-/**
- * Validates the visitors report's query string. Unknown parameters are ignored. Integers are plain
- * decimal digits (`05` is 5; `+5`, `5.0`, `1e2` and the empty string are refused): a `+` left
- * unencoded in a URL arrives as a space, so accepting signs would mean guessing.
- * Throws one 400 listing every bad field.
- */
-export function parseVisitorsQuery(raw: Record<string, unknown>): VisitorsQuery {
-  const details: Array<{ field: string; message: string }> = [];
-  const bad = (field: string, message: string) => details.push({ field, message });
+/** Collects every bad field of one query string, then throws one 400 listing them all. */
+export class QueryProblems {
+  readonly details: Array<{ field: string; message: string }> = [];
 
-  const instant = (field: 'dateFrom' | 'dateTo'): number | undefined => {
+  add(field: string, message: string): void {
+    this.details.push({ field, message });
+  }
+
+  /** The parameter as one string; undefined when absent (a repeated parameter is a problem). */
+  string(raw: Record<string, unknown>, field: string): string | undefined {
     const value = raw[field];
     if (value === undefined) return undefined;
-    if (typeof value !== 'string') return void bad(field, `${field} must be given once`);
-    const ms = parseInstant(value.trim());
-    if (ms === undefined) bad(field, `${field} must be ${DATE_HELP}`);
-    return ms;
-  };
-  const integer = (field: 'limit' | 'offset', min: number, max: number, fallback: number): number => {
+    if (typeof value !== 'string') return void this.add(field, `${field} must be given once`);
+    return value;
+  }
+
+  /** Plain decimal digits (`05` is 5; `+5`, `5.0`, `1e2` and the empty string are refused): an unencoded `+` arrives as a space. */
+  integer(raw: Record<string, unknown>, field: string, min: number, max: number, fallback: number): number {
     const value = raw[field];
     if (value === undefined) return fallback;
     const range = max === Number.MAX_SAFE_INTEGER ? `an integer of at least ${min}` : `an integer from ${min} to ${max}`;
-    if (typeof value !== 'string' || !/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
-      bad(field, `${field} must be ${range}`);
+    const n = parseQueryInteger(value);
+    if (n === undefined || n < min || n > max) {
+      this.add(field, `${field} must be ${range}`);
       return fallback;
     }
-    return Number(value);
-  };
+    return n;
+  }
 
+  oneOf<T extends string>(raw: Record<string, unknown>, field: string, allowed: readonly T[], fallback?: T): T | undefined {
+    const value = this.string(raw, field);
+    if (value === undefined) {
+      if (fallback === undefined && !this.details.some((d) => d.field === field)) this.add(field, `${field} is required: one of ${allowed.join(', ')}`);
+      return fallback;
+    }
+    if ((allowed as readonly string[]).includes(value)) return value as T;
+    this.add(field, `${field} must be one of ${allowed.join(', ')}`);
+    return fallback;
+  }
+
+  throwIfAny(): void {
+    if (this.details.length) throw ApiError.badRequest(`Invalid ${[...new Set(this.details.map((d) => d.field))].join(', ')}.`, this.details);
+  }
+}
+
+/** Reads `timezone`, `dateFrom`, `dateTo` and `pathPrefix`. Unknown parameters are ignored. */
+export function readAnalyticsQuery(raw: Record<string, unknown>, problems: QueryProblems): AnalyticsQuery {
+  let timeZone = 'UTC';
+  const zoneName = problems.string(raw, 'timezone');
+  if (zoneName !== undefined) {
+    const resolved = resolveTimeZone(zoneName.trim());
+    if (resolved) timeZone = resolved;
+    else problems.add('timezone', 'timezone must be an IANA time zone name such as Europe/Berlin or UTC');
+  }
+  const instant = (field: 'dateFrom' | 'dateTo'): number | undefined => {
+    const value = problems.string(raw, field);
+    if (value === undefined) return undefined;
+    const ms = parseInstant(value.trim(), timeZone);
+    if (ms === undefined) problems.add(field, `${field} must be ${DATE_HELP}`);
+    return ms;
+  };
   const from = instant('dateFrom');
   const to = instant('dateTo');
-  const limit = integer('limit', 1, LIMIT_MAX, LIMIT_DEFAULT);
-  const offset = integer('offset', 0, Number.MAX_SAFE_INTEGER, 0);
   if (from !== undefined && to !== undefined && from >= to) {
-    bad('dateFrom', 'dateFrom must be earlier than dateTo (dateTo is exclusive)');
-    bad('dateTo', 'dateTo must be later than dateFrom (dateTo is exclusive)');
+    problems.add('dateFrom', 'dateFrom must be earlier than dateTo (dateTo is exclusive)');
+    problems.add('dateTo', 'dateTo must be later than dateFrom (dateTo is exclusive)');
   }
-  if (details.length) throw ApiError.badRequest(`Invalid ${[...new Set(details.map((d) => d.field))].join(', ')}.`, details);
-  return { from, to, limit, offset };
+  const pathPrefix = problems.string(raw, 'pathPrefix');
+  if (pathPrefix !== undefined && (!pathPrefix.startsWith('/') || pathPrefix.length > PATH_PREFIX_MAX)) {
+    problems.add('pathPrefix', `pathPrefix must start with "/" and be at most ${PATH_PREFIX_MAX} characters`);
+  }
+  return { from, to, timeZone, pathPrefix: pathPrefix && pathPrefix !== '/' ? pathPrefix : undefined };
+}
+
+export function readPageQuery(raw: Record<string, unknown>, problems: QueryProblems): PageQuery {
+  return { limit: problems.integer(raw, 'limit', 1, LIMIT_MAX, LIMIT_DEFAULT), offset: problems.integer(raw, 'offset', 0, Number.MAX_SAFE_INTEGER, 0) };
+}
+
+/** Validates the visitors report's query string; throws one 400 listing every bad field. */
+export function parseVisitorsQuery(raw: Record<string, unknown>): VisitorsQuery {
+  const problems = new QueryProblems();
+  const query = { ...readAnalyticsQuery(raw, problems), ...readPageQuery(raw, problems) };
+  problems.throwIfAny();
+  return query;
 }
 
 /** Midnight UTC at or before `ms`. */

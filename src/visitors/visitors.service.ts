@@ -18,8 +18,8 @@ export class VisitorsService {
     const plan = planRange(query, extent);
     if (plan.kind === 'empty') return { totals: { human: 0, ai: 0, total: 0 }, visitors: [], hasMore: false };
     const [totals, rows] = await Promise.all([
-      this.metrics.timeQuery('visitors_totals', () => this.visitors.totals(projectId, plan)),
-      this.metrics.timeQuery('visitors_page', () => this.visitors.page(projectId, plan, query.limit + 1, query.offset)),
+      this.metrics.timeQuery('visitors_totals', () => this.visitors.totals(projectId, plan, query.pathPrefix)),
+      this.metrics.timeQuery('visitors_page', () => this.visitors.page(projectId, plan, query.pathPrefix, query.limit + 1, query.offset)),
     ]);
     return { totals: toCounts(totals), visitors: rows.slice(0, query.limit).map(toPathVisitors), hasMore: rows.length > query.limit };
   }
