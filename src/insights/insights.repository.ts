@@ -112,7 +112,9 @@ const ROW_ORDER = `ORDER BY total DESC, hits DESC, value ASC LIMIT {limit:UInt32
 
 // The rollup rows a window covers: its UTC days, and on each the visitor's quarters inside it.
 const ROLLUP_DAYS = `project_id = {projectId:String} AND day IN {days:Array(Date)}`;
-const IN_WHOLE = `bitAnd(quarters, {whole:Array(UInt128)}[indexOf({days:Array(Date)}, day)]) != 0`;
+// Days wholly inside the window need no mask test (most of a long window: measured ~25 % of the query).
+const IN_WHOLE = `(day IN {fullDays:Array(Date)}
+  OR (day IN {partDays:Array(Date)} AND bitAnd(quarters, {partMasks:Array(UInt128)}[indexOf({partDays:Array(Date)}, day)]) != 0))`;
 const EDGES = `project_id = {projectId:String}
   AND ((timestamp >= {lowFrom:DateTime64(3, 'UTC')} AND timestamp < {lowTo:DateTime64(3, 'UTC')})
     OR (timestamp >= {highFrom:DateTime64(3, 'UTC')} AND timestamp < {highTo:DateTime64(3, 'UTC')}))`;
@@ -137,11 +139,15 @@ function chTime(ms: number): string {
   return new Date(ms).toISOString().replace('T', ' ').replace('Z', '');
 }
 
+const ALL_QUARTERS = (1n << 96n) - 1n;
+
 /** The rollup plan's parameters. */
 function planParams(plan: QuarterPlan): Record<string, unknown> {
   const [low, high] = plan.edges;
+  const full = plan.days.filter((_, i) => plan.whole[i] === ALL_QUARTERS);
+  const part = plan.days.flatMap((day, i) => (plan.whole[i] === ALL_QUARTERS ? [] : [i]));
   return {
-    days: plan.days, whole: plan.whole,
+    days: plan.days, fullDays: full, partDays: part.map((i) => plan.days[i]), partMasks: part.map((i) => plan.whole[i]),
     lowFrom: chTime(low.from), lowTo: chTime(low.to), highFrom: chTime(high.from), highTo: chTime(high.to),
   };
 }
