@@ -69,6 +69,7 @@ describe('GET /metrics', () => {
       'docent_group_commit_flush_rows',
       'docent_group_commit_flush_duration_seconds',
       'docent_group_commit_buffer_rows',
+      'docent_clickhouse_memory_tracked_bytes',
       'docent_clickhouse_query_duration_seconds',
       'docent_agent_jobs',
       'docent_agent_job_claim_latency_seconds',

@@ -1,6 +1,7 @@
 import { ClickHouseClient } from '@clickhouse/client';
 import { Global, Inject, Logger, Module, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { Config } from '../config/config';
+import { Metrics } from '../metrics/metrics';
 import { migrateClickHouse } from './clickhouse-migrations';
 import { createClickHouseClient } from './clickhouse.provider';
 
@@ -14,7 +15,16 @@ export const CLICKHOUSE = Symbol('CLICKHOUSE');
 export class ClickHouseModule implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger(ClickHouseModule.name);
 
-  constructor(@Inject(CLICKHOUSE) private readonly client: ClickHouseClient) {}
+  constructor(
+    @Inject(CLICKHOUSE) private readonly client: ClickHouseClient,
+    metrics: Metrics,
+  ) {
+    metrics.clickhouseMemoryFrom(async () => {
+      const rs = await client.query({ query: "SELECT value FROM system.metrics WHERE metric = 'MemoryTracking'", format: 'JSONEachRow' });
+      const [row] = await rs.json<{ value: number | string }>();
+      return Number(row?.value ?? 0);
+    });
+  }
 
   async onModuleInit(): Promise<void> {
     const ping = await this.client.ping();

@@ -9,9 +9,10 @@ export function createClickHouseClient(config: Config): ClickHouseClient {
     // Same JSON for 64-bit integers on both backends; mappers still Number() them.
     output_format_json_quote_64bit_integers: 0,
     date_time_input_format: 'best_effort',
-    // The embedded engine keeps a query's settings for the next query; an insert that sets no token
-    // must not inherit the last one (it would be deduplicated away). See HitsRepository.insert.
-    insert_deduplication_token: '',
+    // ClickHouse's low-memory guidance: aggregate and sort past half the per-query cap on disk
+    // rather than fail. The cap itself (max_memory_usage) is set by the report queries.
+    max_bytes_before_external_group_by: String(Math.floor(config.QUERY_MAX_MEMORY_BYTES / 2)),
+    max_bytes_before_external_sort: String(Math.floor(config.QUERY_MAX_MEMORY_BYTES / 2)),
   } as const;
   if (config.CLICKHOUSE_URL) {
     return createClient({ url: config.CLICKHOUSE_URL, clickhouse_settings, request_timeout: 60_000 });
@@ -19,9 +20,32 @@ export function createClickHouseClient(config: Config): ClickHouseClient {
   const path = resolve(join(config.DATA_DIR, 'clickhouse'));
   mkdirSync(path, { recursive: true });
   // Required lazily: chdb loads a 500 MB native engine that a server deployment never needs.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  const { Session } = require('chdb') as typeof import('chdb');
   const { createChdbConnection } = require('chdb/connection') as typeof import('chdb/connection');
+  /* eslint-enable @typescript-eslint/no-require-imports */
+  // Server configuration is read when the process's engine starts, from its first connection's argv;
+  // chdb/connection passes none, so a first session starts the engine with them and leaves it to the client.
+  const engine = new Session(path, { connectionArgs: embeddedServerArgs(config) });
   // chdb types its Connection against its own copy of @clickhouse/client-common; the shape is the same.
   const connection = createChdbConnection({ path }) as unknown as NonNullable<Parameters<typeof createClient>[0]>['connection'];
+  engine.close();
   return createClient({ connection, clickhouse_settings });
+}
+
+/**
+ * Embedded-engine server settings for a small VM: everything chDB allocates stays under
+ * CLICKHOUSE_MAX_MEMORY_BYTES (a query past it fails and answers 503, the process lives on), and
+ * the caches ClickHouse sizes for a server (5 GiB mark, index and primary-key caches) are small.
+ */
+export function embeddedServerArgs(config: Config): string[] {
+  const cache = config.CLICKHOUSE_MARK_CACHE_BYTES;
+  return [
+    `--max_server_memory_usage=${config.CLICKHOUSE_MAX_MEMORY_BYTES}`,
+    `--mark_cache_size=${cache}`,
+    `--index_mark_cache_size=${Math.floor(cache / 4)}`,
+    `--primary_index_cache_size=${Math.floor(cache / 4)}`,
+    `--query_condition_cache_size=${Math.floor(cache / 4)}`,
+    `--compiled_expression_cache_size=${Math.floor(cache / 4)}`,
+  ];
 }

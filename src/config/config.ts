@@ -41,6 +41,18 @@ export class Config {
   @Transform(toBool) @IsBoolean()
   TRUST_PROXY = false;
 
+  // A request must arrive whole (headers and body) within REQUEST_TIMEOUT_MS, its headers within
+  // HEADERS_TIMEOUT_MS; a client that stalls gets 408 and its connection closed. Idle keep-alive
+  // connections close after KEEP_ALIVE_TIMEOUT_MS.
+  @Transform(toInt) @IsInt() @Min(100) @Max(3_600_000)
+  REQUEST_TIMEOUT_MS = 30_000;
+
+  @Transform(toInt) @IsInt() @Min(100) @Max(3_600_000)
+  HEADERS_TIMEOUT_MS = 10_000;
+
+  @Transform(toInt) @IsInt() @Min(100) @Max(3_600_000)
+  KEEP_ALIVE_TIMEOUT_MS = 72_000;
+
   // Ingest group commit: flush when this many rows are waiting, or after this many ms.
   @Transform(toInt) @IsInt() @Min(1) @Max(1_000_000)
   INGEST_FLUSH_ROWS = 5000;
@@ -60,8 +72,24 @@ export class Config {
   @Transform(toInt) @IsInt() @Min(1) @Max(3600)
   QUERY_MAX_EXECUTION_SECONDS = 30;
 
+  // Memory one ClickHouse query may use (max_memory_usage); past half of it, GROUP BY and ORDER BY
+  // spill to disk instead of failing. A query over the cap answers 503 with Retry-After.
   @Transform(toInt) @IsInt() @Min(1_000_000)
-  QUERY_MAX_MEMORY_BYTES = 2_000_000_000;
+  QUERY_MAX_MEMORY_BYTES = 400_000_000;
+
+  // Embedded ClickHouse (chDB) only, sized for a 1 GB VM; a server is configured on the server.
+  // All its memory (queries, merges, caches) stays under CLICKHOUSE_MAX_MEMORY_BYTES
+  // (max_server_memory_usage); its mark cache under CLICKHOUSE_MARK_CACHE_BYTES (ClickHouse's
+  // default is 5 GiB), and the other caches are small fixed fractions of that.
+  @Transform(toInt) @IsInt() @Min(64_000_000)
+  CLICKHOUSE_MAX_MEMORY_BYTES = 512 * 1024 * 1024;
+
+  @Transform(toInt) @IsInt() @Min(0)
+  CLICKHOUSE_MARK_CACHE_BYTES = 64 * 1024 * 1024;
+
+  // Embedded Postgres (PGlite) only: its shared_buffers, in MB (Postgres' default 128 MB stays resident).
+  @Transform(toInt) @IsInt() @Min(1) @Max(4096)
+  PGLITE_SHARED_BUFFERS_MB = 16;
 
   @Transform(toBool) @IsBoolean()
   WORKER = true;

@@ -11,7 +11,7 @@ export async function openDatabase(config: Config): Promise<Database> {
   if (config.DATABASE_URL) return new PgDatabase(config.DATABASE_URL);
   const dir = resolve(join(config.DATA_DIR, 'postgres'));
   mkdirSync(dir, { recursive: true });
-  return PgliteDatabase.open(dir);
+  return PgliteDatabase.open(dir, { sharedBuffersMb: config.PGLITE_SHARED_BUFFERS_MB });
 }
 
 @Global()

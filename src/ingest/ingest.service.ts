@@ -27,6 +27,12 @@ export interface IngestResult {
   accepted: number;
 }
 
+/** A server-side ingest's answer; `replayed` when it is the stored answer of an earlier request with the same Idempotency-Key. */
+export interface IngestOutcome {
+  result: IngestResult;
+  replayed: boolean;
+}
+
 @Injectable()
 export class IngestService {
   constructor(
@@ -43,16 +49,16 @@ export class IngestService {
    * ClickHouse dedup token, and ClickHouse keeps, month by month, only the first copy: a retry
    * completes what an earlier attempt stored in part and never stores anything twice.
    */
-  async ingest(projectId: string, body: unknown, idempotencyKey: string | undefined): Promise<IngestResult> {
+  async ingest(projectId: string, body: unknown, idempotencyKey: string | undefined): Promise<IngestOutcome> {
     const now = Date.now();
     let hits = parseIngestBody(body, now);
-    if (idempotencyKey === undefined) return this.store(projectId, hits, 'ingest');
+    if (idempotencyKey === undefined) return { result: await this.store(projectId, hits, 'ingest'), replayed: false };
 
     if (idempotencyKey.length < 1 || idempotencyKey.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
       throw ApiError.invalidField('Idempotency-Key', `Idempotency-Key must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters.`);
     }
     const claim = await this.idempotency.claim(projectId, IDEMPOTENCY_SCOPE, idempotencyKey);
-    if (claim.state === 'replay') return claim.response as IngestResult;
+    if (claim.state === 'replay') return { result: claim.response as IngestResult, replayed: true };
     // Hits without a timestamp get the first attempt's time, so every attempt puts them in the same month.
     const firstSeen = claim.firstSeenAt.getTime();
     if (firstSeen !== now) hits = parseIngestBody(body, now, firstSeen);
@@ -66,7 +72,7 @@ export class IngestService {
       throw err;
     }
     await this.idempotency.complete(projectId, IDEMPOTENCY_SCOPE, idempotencyKey, 202, result);
-    return result;
+    return { result, replayed: false };
   }
 
   /** The browser beacon: one hit, user agent and IP from the request itself. */
@@ -113,7 +119,7 @@ export class IngestService {
         class: c.class,
         ai_agent: c.aiAgent,
         ai_category: c.aiCategory,
-        ai_operator: '',
+        ai_operator: c.aiOperator,
         verification: 'unknown',
         browser: c.browser,
         os: c.os,

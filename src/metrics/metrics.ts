@@ -64,6 +64,15 @@ export class Metrics {
     collect: (): void => this.bufferRows.set(this.bufferDepth?.() ?? 0),
   });
 
+  readonly clickhouseMemory: Gauge = new Gauge({
+    name: 'docent_clickhouse_memory_tracked_bytes',
+    help: "ClickHouse's own tracked memory (system.metrics MemoryTracking): the embedded engine's allocations, or the server's.",
+    registers: [this.registry],
+    collect: async (): Promise<void> => {
+      if (this.clickhouseMemorySource) this.clickhouseMemory.set(await this.clickhouseMemorySource());
+    },
+  });
+
   readonly queryDuration = new Histogram({
     name: 'docent_clickhouse_query_duration_seconds',
     help: 'ClickHouse report queries by report name and outcome.',
@@ -115,6 +124,7 @@ export class Metrics {
 
   private jobCounts?: () => Promise<Array<{ status: string; count: number }>>;
   private bufferDepth?: () => number;
+  private clickhouseMemorySource?: () => Promise<number>;
 
   constructor() {
     collectDefaultMetrics({ register: this.registry });
@@ -125,6 +135,11 @@ export class Metrics {
   /** Where the jobs-by-status gauge reads from at scrape time (the service registers its repository). */
   countJobsWith(source: () => Promise<Array<{ status: string; count: number }>>): void {
     this.jobCounts = source;
+  }
+
+  /** Where the ClickHouse memory gauge reads from at scrape time. */
+  clickhouseMemoryFrom(source: () => Promise<number>): void {
+    this.clickhouseMemorySource = source;
   }
 
   /** Where the buffer-depth gauge reads from at scrape time. */
