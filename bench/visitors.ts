@@ -136,7 +136,10 @@ async function main() {
   const dataDir = keep ?? mkdtempSync(join(tmpdir(), 'docent-bench-visitors-'));
   if (keep) mkdirSync(keep, { recursive: true });
   const metaFile = join(dataDir, 'bench-meta.json');
-  const config = loadConfig({ DATA_DIR: dataDir, ADMIN_TOKEN, LOG_LEVEL: 'silent', WORKER: 'off' });
+  // Generation inserts 2 M rows per statement; the service's small-VM memory defaults (512 MiB for
+  // chDB, 400 MB per query) are raised unless the caller sets them, as the figures before them were.
+  const memory = { CLICKHOUSE_MAX_MEMORY_BYTES: process.env.CLICKHOUSE_MAX_MEMORY_BYTES ?? String(3 * 1024 ** 3), QUERY_MAX_MEMORY_BYTES: process.env.QUERY_MAX_MEMORY_BYTES ?? String(2 * 1024 ** 3) };
+  const config = loadConfig({ DATA_DIR: dataDir, ADMIN_TOKEN, LOG_LEVEL: 'silent', WORKER: 'off', ...memory });
   const app = await createApp(config, { logger: false });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${(app.getHttpServer().address() as { port: number }).port}`;
