@@ -151,9 +151,16 @@ describeInBrowser(`Dashboard in headless Chromium (${CHROMIUM})`, () => {
     const d = drawn as { width: number; height: number; painted: number };
     expect(d.width).toBeGreaterThan(600);
     expect(d.painted).toBeGreaterThan(2000);
-    // uPlot's live legend names both series.
-    await expect(page.locator('[data-testid="chart"] .u-legend').textContent()).resolves.toMatch(/Human visitors.*AI visitors/);
     await shot('overview-light');
+    // Hovering a day shows its numbers: the API's bucket for that day.
+    const box = (await page.locator('[data-testid="chart"] .u-over').boundingBox())!;
+    await page.mouse.move(box.x + 2, box.y + box.height / 2);
+    const tip = page.locator('[data-testid="chart"] .chart-tip');
+    await expect(tip.textContent()).resolves.toMatch(/^Thursday, 1 October 2026.*human visitors.*AI visitors/);
+    const series = await api(`/v1/analytics/${projectId}/timeseries?dateFrom=2026-10-01&dateTo=2026-10-08&timezone=UTC&interval=day`);
+    expect(await tip.textContent()).toContain(`${series.buckets[0].human} human visitors`);
+    expect(await tip.textContent()).toContain(`${series.buckets[0].ai} AI visitors`);
+    await page.mouse.move(0, 0);
   });
 
   it('filters the whole view by a clicked page: the URL holds the filter, the cards the API\'s filtered answer', async () => {
