@@ -4,6 +4,7 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { AllExceptionsFilter } from './common/all-exceptions.filter';
+import { edgeServerOptions, refuseNul } from './common/http-edge';
 import { createValidationPipe } from './common/validation.pipe';
 import { Config } from './config/config';
 import { registerDashboard } from './dashboard/dashboard';
@@ -19,8 +20,18 @@ const TEXT_PLAIN_JSON_ROUTES = /^\/v1\/collect\//;
 
 /** Builds the whole application on Fastify; used by main.ts and by the end-to-end tests alike. */
 export async function createApp(config: Config, options: { logger?: boolean } = {}): Promise<NestFastifyApplication> {
-  const adapter = new FastifyAdapter({ bodyLimit: MAX_BODY_BYTES, trustProxy: config.TRUST_PROXY, return503OnClosing: true });
+  const adapter = new FastifyAdapter({
+    bodyLimit: MAX_BODY_BYTES,
+    trustProxy: config.TRUST_PROXY,
+    return503OnClosing: true,
+    ...edgeServerOptions({
+      requestTimeoutMs: config.REQUEST_TIMEOUT_MS,
+      headersTimeoutMs: config.HEADERS_TIMEOUT_MS,
+      keepAliveTimeoutMs: config.KEEP_ALIVE_TIMEOUT_MS,
+    }),
+  });
   const fastify = adapter.getInstance();
+  refuseNul(fastify);
 
   fastify.addHook('onRoute', (route) => {
     const limit = ROUTE_BODY_LIMITS.find(([pattern]) => pattern.test(route.url))?.[1];
