@@ -98,22 +98,28 @@ async function main() {
 
     async function load(query: string): Promise<Sample> {
       const page = await context.newPage();
+      const failures: string[] = [];
+      page.on('response', (res) => {
+        if (res.url().includes('/v1/') && res.status() >= 400) failures.push(`${res.status()} ${new URL(res.url()).pathname.split('/').pop()}?${new URL(res.url()).searchParams.get('by') ?? ''}`);
+      });
       await page.goto(`${url}/dashboard/${project.id}?${query}`);
       await page.waitForSelector('.overview[data-complete="true"]', { timeout: 120_000 });
-      const result = (await page.evaluate(`(() => {
+      const from = new URLSearchParams(query).get('from');
+      const result = (await page.evaluate(`((from) => {
         const mark = (n) => performance.getEntriesByName(n)[0]?.startTime ?? NaN;
         const api = {};
         let primaryEnd = 0;
         for (const r of performance.getEntriesByType('resource')) {
           const u = new URL(r.name);
           if (!u.pathname.startsWith('/v1/')) continue;
-          const name = u.pathname.split('/').pop() + (u.searchParams.get('by') ? ':' + u.searchParams.get('by') : '') + (u.searchParams.get('limit') === '1' ? ' (prev)' : '');
+          const name = u.pathname.split('/').pop() + (u.searchParams.get('by') ? ':' + u.searchParams.get('by') : '') + (u.searchParams.get('dateFrom') !== from ? ' (prev)' : '');
           api[name] = Math.max(api[name] ?? 0, r.responseEnd - r.startTime);
           if (name === 'visitors' || name === 'timeseries') primaryEnd = Math.max(primaryEnd, r.responseEnd);
         }
         const ready = mark('docent:overview-ready');
         return { ready, complete: mark('docent:overview-complete'), client: ready - primaryEnd, api };
-      })()`)) as Sample;
+      })(${JSON.stringify(from)})`)) as Sample;
+      if (failures.length) console.log(`  ${query}: API errors ${[...new Set(failures)].join(', ')}`);
       await page.close();
       return result;
     }
@@ -152,8 +158,8 @@ async function main() {
       for (const [name, path] of Object.entries(alone)) {
         const t = performance.now();
         const res = await fetch(`${url}/v1/analytics/${project.id}/${path}`, { headers: { authorization: `Bearer ${apiKey}` } });
-        await res.arrayBuffer();
-        if (!res.ok) throw new Error(`${path}: ${res.status}`);
+        const body = await res.text();
+        if (!res.ok) console.log(`  ${name}: ${res.status} ${body.slice(0, 300)}`);
         (sequential[name] ??= []).push(performance.now() - t);
       }
     }

@@ -214,6 +214,11 @@ describeInBrowser(`Dashboard in headless Chromium (${CHROMIUM})`, () => {
     expect(await page.evaluate('document.documentElement.dataset.theme')).toBe('light');
     await page.getByRole('button', { name: 'Switch to dark theme' }).click();
     await page.emulateMedia({ colorScheme: 'light' });
+    // And on a phone.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await settled();
+    await shot('overview-mobile');
+    await page.setViewportSize({ width: 1280, height: 900 });
   });
 
   it('creates a job from the page; it reaches completed with its pull request shown', async () => {
@@ -252,7 +257,7 @@ describeInBrowser(`Dashboard in headless Chromium (${CHROMIUM})`, () => {
     await page.locator(`tr[data-job="${jobId}"] .pill-completed`).waitFor();
     await page.locator(`tr[data-job="${failedId}"] .pill-failed`).waitFor();
     await shot('jobs');
-    await page.getByRole('tab', { name: 'Failed' }).click();
+    await page.getByRole('button', { name: 'Failed', exact: true }).click();
     await page.waitForURL((url) => url.searchParams.get('status') === 'failed');
     await page.locator(`tr[data-job="${jobId}"]`).waitFor({ state: 'detached' });
     expect(await page.locator('tr[data-job]').count()).toBe(1);

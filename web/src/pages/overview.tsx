@@ -135,9 +135,9 @@ export function OverviewPage(props: { token: string; projectId: string; theme: s
               title="Devices"
               id="devices"
               actions={
-                <div class="segmented" role="tablist" aria-label="Device dimension">
+                <div class="segmented" role="group" aria-label="Device dimension">
                   {(['browser', 'os', 'device'] as const).map((d) => (
-                    <button type="button" role="tab" aria-selected={deviceTab === d} class={deviceTab === d ? 'active' : ''} onClick={() => setDeviceTab(d)}>
+                    <button type="button" aria-pressed={deviceTab === d} class={deviceTab === d ? 'active' : ''} onClick={() => setDeviceTab(d)}>
                       {d === 'os' ? 'OS' : d === 'browser' ? 'Browsers' : 'Devices'}
                     </button>
                   ))}
