@@ -3,12 +3,14 @@ import { createHash } from 'node:crypto';
 import { ApiError } from '../common/api-error';
 import { IdempotencyRepository } from '../common/idempotency.repository';
 import { HitSource, Metrics } from '../metrics/metrics';
-import { classifyUserAgent } from './classifier/user-agent-classifier';
+import { parseSignatureAgent } from './classifier/signature-agent';
+import { classifyHit } from './classifier/user-agent-classifier';
 import { DailySalts } from './daily-salts';
 import { HitInput, parseCollectBody, parseIngestBody } from './hit-input';
 import { HitRow, toClickHouseTime } from './hits.repository';
 import { HitsWriter } from './hits.writer';
 import { KnownProjects } from './known-projects';
+import { AgentRanges } from './verification/agent-ranges';
 import { utcDay, visitorIdentity } from './visitor-identity';
 
 export const IDEMPOTENCY_SCOPE = 'ingest';
@@ -41,6 +43,7 @@ export class IngestService {
     private readonly idempotency: IdempotencyRepository,
     private readonly projects: KnownProjects,
     private readonly metrics: Metrics,
+    private readonly ranges: AgentRanges,
   ) {}
 
   /**
@@ -76,13 +79,15 @@ export class IngestService {
   }
 
   /** The browser beacon: one hit, user agent and IP from the request itself. */
-  async collect(projectId: string, body: unknown, userAgent: string, ip: string): Promise<IngestResult> {
+  async collect(projectId: string, body: unknown, userAgent: string, ip: string, signatureAgentHeader?: string): Promise<IngestResult> {
     const hit = parseCollectBody(body, Date.now());
     // Existence only, not authorization: the beacon is public, but hits for no project are refused.
     let exists = this.projects.exists(projectId);
     if (typeof exists !== 'boolean') exists = await exists;
     if (!exists) throw ApiError.notFound('No project has this id.');
-    return this.store(projectId, [{ ...hit, userAgent, ip }], 'beacon');
+    // A malformed header is not the visitor's fault: the hit is classified by its user agent alone.
+    const signatureAgent = signatureAgentHeader === undefined ? undefined : parseSignatureAgent(signatureAgentHeader);
+    return this.store(projectId, [{ ...hit, userAgent, ip, signatureAgent }], 'beacon');
   }
 
   private async store(projectId: string, hits: HitInput[], source: HitSource, dedupToken?: string): Promise<IngestResult> {
@@ -93,7 +98,7 @@ export class IngestService {
   }
 
   private async toRows(projectId: string, hits: HitInput[]): Promise<HitRow[]> {
-    const classified = hits.map((hit) => classifyUserAgent(hit.userAgent));
+    const classified = hits.map((hit) => classifyHit(hit.userAgent, hit.signatureAgent));
     // Only human hits without a visitorId are salted, with their own UTC day's salt.
     const days = hits.map((hit, i) => (classified[i].class === 'human' && hit.visitorId === undefined ? utcDay(hit.timestampMs) : undefined));
     const saltByDay = new Map<string, string>();
@@ -120,7 +125,7 @@ export class IngestService {
         ai_agent: c.aiAgent,
         ai_category: c.aiCategory,
         ai_operator: c.aiOperator,
-        verification: 'unknown',
+        verification: c.class === 'ai' ? this.ranges.verify(c.aiAgent, hit.ip) : 'unknown',
         browser: c.browser,
         os: c.os,
         device: c.device,
