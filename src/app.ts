@@ -7,6 +7,7 @@ import { AllExceptionsFilter } from './common/all-exceptions.filter';
 import { edgeServerOptions, refuseNul } from './common/http-edge';
 import { createValidationPipe } from './common/validation.pipe';
 import { Config } from './config/config';
+import { registerDashboard } from './dashboard/dashboard';
 import { CollectBodyDoc } from './ingest/ingest.dto';
 import { documentCollect } from './ingest/collect.route';
 
@@ -73,6 +74,7 @@ export async function createApp(config: Config, options: { logger?: boolean } = 
   documentCollect(openapi);
   SwaggerModule.setup('docs', app, openapi, { jsonDocumentUrl: 'openapi.json', yamlDocumentUrl: 'openapi.yaml' });
 
+  await registerDashboard(fastify);
   await app.init();
   await fastify.ready();
   return app;

@@ -60,8 +60,8 @@ export class Config {
   @Transform(toInt) @IsInt() @Min(0) @Max(10_000)
   INGEST_FLUSH_MS = 20;
 
-  // Insert at once when no insert is running; batch only while one runs (INGEST_FLUSH_MS then bounds
-  // the wait for a second, concurrent insert). Off: every row waits INGEST_FLUSH_MS first.
+  // In a quiet moment (no insert running or finished within INGEST_FLUSH_MS) insert at once rather
+  // than wait INGEST_FLUSH_MS; under load rows still gather for INGEST_FLUSH_MS. Off: they always do.
   @Transform(toBool) @IsBoolean()
   INGEST_FLUSH_WHEN_IDLE = true;
 
