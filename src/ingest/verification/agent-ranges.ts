@@ -122,9 +122,8 @@ export class AgentRanges implements OnModuleInit, OnModuleDestroy {
   }
 
   private async checkAll(): Promise<void> {
-    let changed = false;
-    for (const source of RANGE_SOURCES) changed = (await this.checkOne(source)) || changed;
-    if (changed) this.rebuildAgents();
+    // Rebuilt after each changed list, not once at the end: /health and verify() never disagree.
+    for (const source of RANGE_SOURCES) if (await this.checkOne(source)) this.rebuildAgents();
   }
 
   private async checkOne(source: RangeSource): Promise<boolean> {
