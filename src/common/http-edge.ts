@@ -120,3 +120,15 @@ function refuse(reply: FastifyReply, field: string): void {
   const message = `${field} must not contain NUL characters`;
   void reply.code(400).header('content-type', 'application/json; charset=utf-8').send(errorJson(`Invalid ${field}.`, [{ field, message }]));
 }
+
+/**
+ * Errors thrown by routes registered straight on Fastify before Nest installs its filter (the
+ * OpenAPI UI's `/docs/LICENSE` throws a 404) would otherwise leave in Fastify's own shape.
+ */
+export function shapeFrameworkRouteErrors(fastify: FastifyInstance): void {
+  fastify.setErrorHandler((error: FastifyError & { getStatus?: () => number }, _request, reply) => {
+    const status = typeof error.getStatus === 'function' ? error.getStatus() : (error.statusCode ?? 500);
+    const message = status === 404 ? 'No route or resource matches this request.' : status < 500 ? 'The request is invalid.' : 'Internal server error.';
+    void reply.code(status).header('content-type', 'application/json; charset=utf-8').send(errorJson(message));
+  });
+}

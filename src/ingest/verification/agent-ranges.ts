@@ -16,6 +16,8 @@ export interface AgentRangesOptions {
   dataDir: string;
   /** How often the refreshed files are checked for a change (mtime and size); 0 = never. */
   checkIntervalMs: number;
+  /** false: every verification is 'unknown' (AGENT_VERIFICATION=off). */
+  enabled?: boolean;
 }
 export const AGENT_RANGES_OPTIONS = Symbol('AGENT_RANGES_OPTIONS');
 
@@ -89,7 +91,7 @@ export class AgentRanges implements OnModuleInit, OnModuleDestroy {
   /** `verification` of an AI hit by `agentName` from `ip` (undefined when the hit carried none). */
   verify(agentName: string, ip: string | undefined): Verification {
     const sets = this.byAgent.get(agentName);
-    if (!sets || ip === undefined) return 'unknown';
+    if (!sets || ip === undefined || this.options.enabled === false) return 'unknown';
     const parsed = parseIp(ip);
     if (!parsed) return 'unknown';
     for (const set of sets) if (set.has(parsed)) return 'verified';
