@@ -11,10 +11,10 @@ import { HitRow, toClickHouseTime } from './hits.repository';
 import { HitsWriter } from './hits.writer';
 import { KnownProjects } from './known-projects';
 import { AgentRanges } from './verification/agent-ranges';
+import { assertIdempotencyKey } from '../common/idempotency-key';
 import { utcDay, visitorIdentity } from './visitor-identity';
 
 export const IDEMPOTENCY_SCOPE = 'ingest';
-export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 
 
 /**
@@ -57,9 +57,7 @@ export class IngestService {
     let hits = parseIngestBody(body, now);
     if (idempotencyKey === undefined) return { result: await this.store(projectId, hits, 'ingest'), replayed: false };
 
-    if (idempotencyKey.length < 1 || idempotencyKey.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
-      throw ApiError.invalidField('Idempotency-Key', `Idempotency-Key must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters.`);
-    }
+    assertIdempotencyKey(idempotencyKey);
     const claim = await this.idempotency.claim(projectId, IDEMPOTENCY_SCOPE, idempotencyKey);
     if (claim.state === 'replay') return { result: claim.response as IngestResult, replayed: true };
     // Hits without a timestamp get the first attempt's time, so every attempt puts them in the same month.

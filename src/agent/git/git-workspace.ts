@@ -6,6 +6,7 @@ import { dirname, join, resolve } from 'node:path';
 import { simpleGit, SimpleGit } from 'simple-git';
 import { Config } from '../../config/config';
 import { basicAuthValue, SecretScrubber } from '../runner/secret-scrubber';
+import { retry } from '../../common/retry';
 import { AgentTurnError, TurnAborted } from '../runner/turn-errors';
 
 const STALE_LOCK_MS = 60_000;
@@ -240,17 +241,8 @@ export class GitWorkspace {
     }
   }
 
-  private async retry<T>(signal: AbortSignal, fn: () => Promise<T>, shouldRetry: (err: unknown) => boolean = () => true): Promise<T> {
-    const delays = [300, 1500];
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await fn();
-      } catch (err) {
-        if (signal.aborted || attempt >= delays.length || !shouldRetry(err)) throw err;
-        this.logger.warn(`git failed (${this.firstLine(err)}); retrying`);
-        await new Promise((r) => setTimeout(r, delays[attempt]));
-      }
-    }
+  private retry<T>(signal: AbortSignal, fn: () => Promise<T>, shouldRetry?: (err: unknown) => boolean): Promise<T> {
+    return retry(fn, { delaysMs: [300, 1500], shouldRetry, signal, onRetry: (err) => this.logger.warn(`git failed (${this.firstLine(err)}); retrying`) });
   }
 
   private async withLock<T>(key: string, fn: () => Promise<T>): Promise<T> {

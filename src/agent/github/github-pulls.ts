@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { Octokit } from '@octokit/rest';
 import { Config } from '../../config/config';
 import { SecretScrubber } from '../runner/secret-scrubber';
+import { retry } from '../../common/retry';
 import { AgentTurnError, TurnAborted } from '../runner/turn-errors';
 
 export interface RepositoryName {
@@ -98,27 +99,27 @@ export class GitHubPulls {
   }
 
   private async call<T>(action: string, input: RepositoryName & { signal: AbortSignal }, fn: () => Promise<T>): Promise<T> {
-    const delays = [500, 2000];
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await fn();
-      } catch (err) {
-        if (input.signal.aborted) throw new TurnAborted();
-        const status = (err as { status?: number }).status;
-        const transient = status === undefined || status === 429 || status >= 500;
-        if (transient && attempt < delays.length) {
-          this.logger.warn(`GitHub ${action} failed (${status ?? 'network error'}); retrying`);
-          await new Promise((r) => setTimeout(r, delays[attempt]));
-          continue;
-        }
-        const where = `${input.owner}/${input.repo}`;
-        const hint = status === 401 || status === 403 ? ' Check GITHUB_TOKEN.' : status === 404 ? ' Check the repository and that GITHUB_TOKEN can see it.' : '';
-        const message =
-          status === undefined
-            ? `Could not reach GitHub to ${action} the pull request for ${where}: ${this.scrubber.scrub(err instanceof Error ? err.message : String(err)).slice(0, 200)}`
-            : `GitHub answered HTTP ${status} when asked to ${action} the pull request for ${where}.${hint}`;
-        throw new AgentTurnError(message, false, { cause: err });
-      }
+    const statusOf = (err: unknown) => (err as { status?: number }).status;
+    try {
+      return await retry(fn, {
+        delaysMs: [500, 2000],
+        signal: input.signal,
+        shouldRetry: (err) => {
+          const status = statusOf(err);
+          return status === undefined || status === 429 || status >= 500;
+        },
+        onRetry: (err) => this.logger.warn(`GitHub ${action} failed (${statusOf(err) ?? 'network error'}); retrying`),
+      });
+    } catch (err) {
+      if (input.signal.aborted) throw new TurnAborted();
+      const status = statusOf(err);
+      const where = `${input.owner}/${input.repo}`;
+      const hint = status === 401 || status === 403 ? ' Check GITHUB_TOKEN.' : status === 404 ? ' Check the repository and that GITHUB_TOKEN can see it.' : '';
+      const message =
+        status === undefined
+          ? `Could not reach GitHub to ${action} the pull request for ${where}: ${this.scrubber.scrub(err instanceof Error ? err.message : String(err)).slice(0, 200)}`
+          : `GitHub answered HTTP ${status} when asked to ${action} the pull request for ${where}.${hint}`;
+      throw new AgentTurnError(message, false, { cause: err });
     }
   }
 }

@@ -8,9 +8,9 @@ import { ProjectsService } from '../../projects/projects.service';
 import { JobListView, JobView, ListJobsQuery, PromptDto } from './jobs.dto';
 import { toJobView } from './jobs.mapper';
 import { JobRow, JobsRepository } from './jobs.repository';
+import { assertIdempotencyKey } from '../../common/idempotency-key';
 import { RateLimitRepository, rateLimitHeaders, RateLimitState } from './rate-limit.repository';
 
-export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
 
 /** A response of a rate-limited operation: the interceptor turns `rateLimit` into headers. */
 export interface RateLimited<T> {
@@ -95,9 +95,7 @@ export class JobsService {
     status: number,
     work: (tx: Queryable, charge: () => Promise<void>) => Promise<JobRow>,
   ): Promise<RateLimited<JobView>> {
-    if (idempotencyKey !== undefined && (idempotencyKey.length === 0 || idempotencyKey.length > IDEMPOTENCY_KEY_MAX_LENGTH)) {
-      throw ApiError.invalidField('Idempotency-Key', `Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} characters.`);
-    }
+    assertIdempotencyKey(idempotencyKey);
     return this.db.transaction(async (tx) => {
       if (idempotencyKey !== undefined) {
         // On a real server a concurrent request with the same key waits here for the first to commit.
