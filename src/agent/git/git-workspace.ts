@@ -255,9 +255,7 @@ export class GitWorkspace {
   }
 
   private firstLine(err: unknown): string {
-    const text = err instanceof Error ? err.message : String(err);
-    const line = text.split('\n').map((l) => l.trim()).find((l) => l && !l.startsWith('hint:')) ?? 'unknown error';
-    return this.scrubber.scrub(line).slice(0, 300);
+    return this.scrubber.errorText(err, 300);
   }
 }
 

@@ -117,7 +117,7 @@ export class GitHubPulls {
       const hint = status === 401 || status === 403 ? ' Check GITHUB_TOKEN.' : status === 404 ? ' Check the repository and that GITHUB_TOKEN can see it.' : '';
       const message =
         status === undefined
-          ? `Could not reach GitHub to ${action} the pull request for ${where}: ${this.scrubber.scrub(err instanceof Error ? err.message : String(err)).slice(0, 200)}`
+          ? `Could not reach GitHub to ${action} the pull request for ${where}: ${this.scrubber.errorText(err)}`
           : `GitHub answered HTTP ${status} when asked to ${action} the pull request for ${where}.${hint}`;
       throw new AgentTurnError(message, false, { cause: err });
     }

@@ -92,7 +92,6 @@ export class AgentModel {
   }
 
   private describe(err: unknown): string {
-    const text = err instanceof Error ? err.message : String(err);
-    return this.scrubber.scrub(text.split('\n')[0]).slice(0, 200);
+    return this.scrubber.errorText(err);
   }
 }

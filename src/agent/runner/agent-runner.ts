@@ -156,7 +156,7 @@ export class AgentRunner {
       return err;
     }
     if (deadline.aborted) return this.timeoutError();
-    const detail = this.scrubber.scrub(err instanceof Error ? err.message : String(err)).split('\n')[0].slice(0, 200);
+    const detail = this.scrubber.errorText(err);
     this.logger.error(`Job ${jobId}: turn failed unexpectedly: ${detail}`);
     return new AgentTurnError(`The agent failed unexpectedly: ${detail}`, false, { cause: err });
   }

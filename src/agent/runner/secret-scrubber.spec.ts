@@ -18,4 +18,11 @@ describe('SecretScrubber', () => {
   it('hides the data directory', () => {
     expect(scrubber.scrub(`could not open ${resolve('/var/lib/docent')}/git/mirrors/x.git`)).toBe('could not open <data>/git/mirrors/x.git');
   });
+
+  it('gives one safe error text: the first meaningful line, scrubbed, bounded', () => {
+    const err = new Error(`hint: try again\nfatal: Authentication failed with ${basicAuthValue('ghp_secret987654')}\nmore detail`);
+    expect(scrubber.errorText(err)).toBe('fatal: Authentication failed with [redacted]');
+    expect(scrubber.errorText('x'.repeat(500), 300)).toHaveLength(300);
+    expect(scrubber.errorText(new Error(''))).toBe('unknown error');
+  });
 });

@@ -23,6 +23,16 @@ export class SecretScrubber {
     out = out.replace(/(authorization:\s*)(basic|bearer|token)\s+\S+/gi, '$1$2 [redacted]');
     return out.split(this.dataDir).join('<data>');
   }
+
+  /**
+   * The one safe text of an error for a user or a log line: its first meaningful line (git's `hint:`
+   * lines skipped), every secret scrubbed, at most `max` characters.
+   */
+  errorText(err: unknown, max = 200): string {
+    const text = err instanceof Error ? err.message : String(err);
+    const line = text.split('\n').map((l) => l.trim()).find((l) => l && !l.startsWith('hint:')) ?? 'unknown error';
+    return this.scrub(line).slice(0, max);
+  }
 }
 
 export function basicAuthValue(token: string): string {

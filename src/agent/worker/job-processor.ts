@@ -4,6 +4,7 @@ import { Metrics } from '../../metrics/metrics';
 import { effectiveCloneUrl } from '../../projects/projects.mapper';
 import { AgentRunner, AgentTurnError, TurnAborted } from '../runner/agent-runner';
 import { JobRow } from '../jobs/jobs.repository';
+import { SecretScrubber } from '../runner/secret-scrubber';
 import { JobQueueRepository, MessageRow } from './job-queue.repository';
 
 /** Why a worker stopped a turn from outside: the job was archived, the process is stopping, or the lease went to another worker. */
@@ -34,6 +35,7 @@ export class JobProcessor {
     private readonly runner: AgentRunner,
     private readonly config: Config,
     private readonly metrics: Metrics,
+    private readonly scrubber: SecretScrubber,
   ) {}
 
   async process(claimed: JobRow, lease: Lease): Promise<void> {
@@ -100,12 +102,8 @@ export class JobProcessor {
     await this.queue.release(jobId, lease.workerId, seq, reason === 'shutdown');
   }
 
-  /** An unexpected error for the log: its kind and message, with any configured secret blanked out. */
+  /** An unexpected error for the log: its kind and first line, scrubbed like every error text (Basic-auth tokens included). */
   private describe(err: unknown): string {
-    let text = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
-    for (const secret of [this.config.GITHUB_TOKEN, this.config.AGENT_API_KEY]) {
-      if (secret) text = text.split(secret).join('[redacted]');
-    }
-    return text;
+    return `${err instanceof Error ? err.name : 'Error'}: ${this.scrubber.errorText(err, 500)}`;
   }
 }
