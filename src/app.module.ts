@@ -13,6 +13,8 @@ import { InsightsModule } from './insights/insights.module';
 import { TrackerModule } from './ingest/tracker/tracker.module';
 import { ProjectsModule } from './projects/projects.module';
 import { VisitorsModule } from './visitors/visitors.module';
+import { WebhooksModule } from './webhooks/webhooks-http.module';
+import { WebhooksCoreModule } from './webhooks/webhooks.module';
 
 @Module({})
 export class AppModule {
@@ -36,6 +38,7 @@ export class AppModule {
         }),
         MetricsModule,
         DatabaseModule,
+        WebhooksCoreModule,
         ClickHouseModule,
         ProjectsModule,
         AgentModule,
@@ -43,6 +46,7 @@ export class AppModule {
         IngestModule,
         VisitorsModule,
         InsightsModule,
+        WebhooksModule,
         MetricsHttpModule,
       ],
       controllers: [HealthController],
