@@ -14,4 +14,5 @@ module.exports = {
   transformIgnorePatterns: [`node_modules/(?!(${esm.join('|')})/)`],
   testTimeout: 60000,
   maxWorkers: 2,
+  globalSetup: '<rootDir>/scripts/build-web.js',
 };

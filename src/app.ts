@@ -4,8 +4,10 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { AllExceptionsFilter } from './common/all-exceptions.filter';
+import { edgeServerOptions, refuseNul } from './common/http-edge';
 import { createValidationPipe } from './common/validation.pipe';
 import { Config } from './config/config';
+import { registerDashboard } from './dashboard/dashboard';
 import { CollectBodyDoc } from './ingest/ingest.dto';
 import { documentCollect } from './ingest/collect.route';
 
@@ -18,8 +20,18 @@ const TEXT_PLAIN_JSON_ROUTES = /^\/v1\/collect\//;
 
 /** Builds the whole application on Fastify; used by main.ts and by the end-to-end tests alike. */
 export async function createApp(config: Config, options: { logger?: boolean } = {}): Promise<NestFastifyApplication> {
-  const adapter = new FastifyAdapter({ bodyLimit: MAX_BODY_BYTES, trustProxy: config.TRUST_PROXY, return503OnClosing: true });
+  const adapter = new FastifyAdapter({
+    bodyLimit: MAX_BODY_BYTES,
+    trustProxy: config.TRUST_PROXY,
+    return503OnClosing: true,
+    ...edgeServerOptions({
+      requestTimeoutMs: config.REQUEST_TIMEOUT_MS,
+      headersTimeoutMs: config.HEADERS_TIMEOUT_MS,
+      keepAliveTimeoutMs: config.KEEP_ALIVE_TIMEOUT_MS,
+    }),
+  });
   const fastify = adapter.getInstance();
+  refuseNul(fastify);
 
   fastify.addHook('onRoute', (route) => {
     const limit = ROUTE_BODY_LIMITS.find(([pattern]) => pattern.test(route.url))?.[1];
@@ -62,6 +74,7 @@ export async function createApp(config: Config, options: { logger?: boolean } = 
   documentCollect(openapi);
   SwaggerModule.setup('docs', app, openapi, { jsonDocumentUrl: 'openapi.json', yamlDocumentUrl: 'openapi.yaml' });
 
+  await registerDashboard(fastify);
   await app.init();
   await fastify.ready();
   return app;

@@ -5,7 +5,8 @@ import { Octokit } from '@octokit/rest';
 import { generateText, stepCountIs, streamText, tool } from 'ai';
 import { createServer } from 'node:http';
 import { AddressInfo } from 'node:net';
-import { existsSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -399,6 +400,44 @@ describe('AgentRunner against the stand-ins', () => {
     await new Promise((r) => other.close(r));
     expect(seen.length).toBeGreaterThan(0);
     expect(seen.every((a) => a === undefined)).toBe(true);
+  });
+
+  it('git runs with a minimal environment: no variable of the service reaches it, whatever the remote', async () => {
+    // A git on PATH that records its environment, then runs the real one.
+    const bin = mkdtempSync(join(tmpdir(), 'docent-gitenv-'));
+    const dump = join(bin, 'env.txt');
+    const realGit = execFileSync('sh', ['-c', 'command -v git']).toString().trim();
+    writeFileSync(join(bin, 'git'), `#!/bin/sh\nenv >> '${dump}'\necho ---- >> '${dump}'\nexec '${realGit}' "$@"\n`, { mode: 0o755 });
+    const saved = { PATH: process.env.PATH, SECRET: process.env.DOCENT_TEST_SECRET };
+    process.env.PATH = `${bin}:${process.env.PATH}`;
+    process.env.DOCENT_TEST_SECRET = 'must-not-leak-41';
+    try {
+      model.setScript([{ text: 'Nothing to do.' }]);
+      await runner.runTurn(turn({ project: { repository: 'https://gitlab.com/acme/docs', ref: 'main', cloneUrl: repo.cloneUrl } }));
+    } finally {
+      process.env.PATH = saved.PATH;
+      if (saved.SECRET === undefined) delete process.env.DOCENT_TEST_SECRET;
+      else process.env.DOCENT_TEST_SECRET = saved.SECRET;
+    }
+    const seen = readFileSync(dump, 'utf8');
+    rmSync(bin, { recursive: true, force: true });
+    expect(seen).toContain('PATH=');
+    expect(seen).not.toContain('must-not-leak-41');
+    expect(seen).not.toContain('DOCENT_TEST_SECRET');
+  });
+
+  it('a clone folder left by a killed clone is removed once stale; a fresh one is left alone', async () => {
+    const mirrors = join(dataDir, 'git', 'mirrors');
+    mkdirSync(join(mirrors, 'deadbeef.git.tmp-0a0b0c0d', 'objects'), { recursive: true });
+    mkdirSync(join(mirrors, 'cafef00d.git.tmp-01020304', 'objects'), { recursive: true });
+    const old = new Date(Date.now() - 60 * 60_000);
+    for (const p of ['deadbeef.git.tmp-0a0b0c0d/objects', 'deadbeef.git.tmp-0a0b0c0d']) utimesSync(join(mirrors, p), old, old);
+    model.setScript([{ text: 'Nothing to do.' }]);
+    // A repository this runner has never mirrored, so the turn clones.
+    const fresh = await createBareRepo({ files: { 'docs/a.md': '# A\n' } });
+    await runner.runTurn(turn({ project: { ...project(), cloneUrl: fresh.cloneUrl } }));
+    expect(existsSync(join(mirrors, 'deadbeef.git.tmp-0a0b0c0d'))).toBe(false);
+    expect(existsSync(join(mirrors, 'cafef00d.git.tmp-01020304'))).toBe(true);
   });
 
   it('a ref lock left by a killed fetch is cleared once stale', async () => {

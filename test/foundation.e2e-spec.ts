@@ -17,7 +17,7 @@ describe('Foundation over HTTP (embedded engines)', () => {
   it('GET /health answers 200 when both stores answer', async () => {
     const res = await t.request('GET', '/health');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ status: 'ok', clickhouse: 'ok', postgres: 'ok' });
+    expect(res.body).toEqual({ status: 'ok', clickhouse: 'ok', postgres: 'ok', agentRanges: expect.any(Array) });
   });
 
   it('serves the OpenAPI document and its UI', async () => {

@@ -79,10 +79,12 @@ describe('Idempotency-Key: every keyed write is safe to retry, whatever an earli
     const retry = await ingest(batch(tag), `key-${tag}`);
     expect(retry.status).toBe(202);
     expect(retry.body).toEqual({ accepted: 6 });
+    expect(retry.headers.get('idempotent-replayed')).toBeNull();
     expect(await perMonth(tag)).toEqual(ONCE);
     const again = await ingest(batch(tag), `key-${tag}`); // replayed from the record now
     expect(again.status).toBe(202);
     expect(again.body).toEqual({ accepted: 6 });
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(await perMonth(tag)).toEqual(ONCE);
   });
 

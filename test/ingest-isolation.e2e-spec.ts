@@ -38,30 +38,33 @@ function row(projectId: string, path: string): HitRow {
   };
 }
 
+/**
+ * An app whose writer starts an insert only once `flushRows` rows wait (or after 10 s): the
+ * requests of a test deterministically share one flush, as they would under load. The spy calls
+ * through (the real insert runs); it only shows what was grouped with what.
+ */
+async function sharedFlushApp(flushRows: number) {
+  const app = await startTestApp({ INGEST_FLUSH_ROWS: String(flushRows), INGEST_FLUSH_MS: '10000', INGEST_FLUSH_WHEN_IDLE: 'off' });
+  return { app, inserts: jest.spyOn(app.app.get(HitsRepository), 'insert') };
+}
+
 describe('Ingest: one bad request never fails another (embedded engines)', () => {
   let t: TestApp;
   let clickhouse: ClickHouseClient;
-  let inserts: jest.SpyInstance;
 
   const count = async (projectId: string): Promise<number> => {
     const rs = await clickhouse.query({ query: 'SELECT count() AS n FROM hits WHERE project_id = {p:String}', query_params: { p: projectId }, format: 'JSONEachRow' });
     return Number((await rs.json<{ n: number }>())[0].n);
   };
-  const ingest = (p: { projectId: string; apiKey: string }, body: unknown, headers?: Record<string, string>) =>
-    t.request('POST', `/v1/ingest/${p.projectId}/hits`, { token: p.apiKey, body, headers });
+  const ingest = (p: { projectId: string; apiKey: string }, body: unknown) => t.request('POST', `/v1/ingest/${p.projectId}/hits`, { token: p.apiKey, body });
   const beacon = (projectId: string, raw: string) =>
     t.request('POST', `/v1/collect/${projectId}`, { body: raw, headers: { 'content-type': 'text/plain', 'user-agent': CHROME } });
 
   beforeAll(async () => {
-    // A 300 ms flush window: requests sent together share one insert, as under load.
-    // Every write waits for the timer, so concurrent requests share a flush (not inserted at once when idle).
-    t = await startTestApp({ INGEST_FLUSH_MS: '300', INGEST_FLUSH_WHEN_IDLE: 'off' });
+    t = await startTestApp();
     clickhouse = t.app.get(CLICKHOUSE);
-    // A spy that calls through: the real insert runs; the test only sees what was grouped with what.
-    inserts = jest.spyOn(t.app.get(HitsRepository), 'insert');
   });
   afterAll(() => t.close());
-  beforeEach(() => inserts.mockClear());
 
   describe('at the edge: what ClickHouse would refuse is a 400 naming the field', () => {
     it('a beacon with a lone surrogate gets 400 (CORS-readable) while beacons beside it are stored', async () => {
@@ -105,58 +108,6 @@ describe('Ingest: one bad request never fails another (embedded engines)', () =>
     });
   });
 
-  describe('in the group commit: rows the store refuses fail alone', () => {
-    it('a poison row below validation shares a flush with others; it alone fails (400), everyone else is stored (202)', async () => {
-      const p = await t.createProject({ name: 'poison-writer' });
-      const q = await t.createProject({ name: 'poison-writer-other' });
-      const writer = t.app.get(HitsWriter);
-      // A real poison: the lone surrogate ClickHouse refuses (CANNOT_PARSE_ESCAPE_SEQUENCE), past the edge checks.
-      const poisoned = writer.write([row(p.projectId, '/poison/\ud800')]).then(
-        () => undefined,
-        (err: unknown) => err,
-      );
-      const others = await Promise.all([
-        ingest(p, { hits: [{ path: '/a', userAgent: CHROME }, { path: '/b', userAgent: CHROME }] }),
-        ingest(q, { hits: [{ path: '/c', userAgent: CHROME }] }),
-        beacon(p.projectId, '{"path":"/d"}'),
-        beacon(q.projectId, '{"path":"/e"}'),
-      ]);
-      const err = await poisoned;
-      expect(others.map((r) => r.status)).toEqual([202, 202, 202, 202]);
-      expect(err).toBeInstanceOf(ApiError);
-      expect((err as ApiError).getStatus()).toBe(400);
-      expect(await count(p.projectId)).toBe(3);
-      expect(await count(q.projectId)).toBe(2);
-      // They did share the first insert, which ClickHouse refused whole.
-      const sizes = inserts.mock.calls.map(([rows]) => (rows as HitRow[]).length);
-      expect(sizes[0]).toBe(6);
-      await expect(inserts.mock.results[0].value).rejects.toMatchObject({ type: 'CANNOT_PARSE_ESCAPE_SEQUENCE' });
-    });
-
-    it('when the store itself fails, every writer of the flush gets 503 with Retry-After, and none is stored', async () => {
-      const p = await t.createProject({ name: 'store-down' });
-      await clickhouse.command({ query: 'RENAME TABLE hits TO hits_away' });
-      let results;
-      try {
-        results = await Promise.all([
-          ingest(p, { hits: [{ path: '/a', userAgent: CHROME }] }),
-          ingest(p, { hits: [{ path: '/b', userAgent: CHROME }] }),
-          beacon(p.projectId, '{"path":"/c"}'),
-        ]);
-      } finally {
-        await clickhouse.command({ query: 'RENAME TABLE hits_away TO hits' });
-      }
-      for (const res of results) {
-        expect(res.status).toBe(503);
-        expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
-        expect(res.body.error).toEqual(expect.any(String));
-      }
-      expect(inserts).toHaveBeenCalledTimes(1); // not bisected: the data was not the problem
-      expect(await count(p.projectId)).toBe(0);
-      expect((await ingest(p, { hits: [{ path: '/after', userAgent: CHROME }] })).status).toBe(202);
-    });
-  });
-
   describe('any past timestamp stores, whatever the span of one batch', () => {
     const visitorsTotal = async (p: { projectId: string; apiKey: string }) => {
       const res = await t.request('GET', `/v1/analytics/${p.projectId}/visitors?limit=250`, { token: p.apiKey });
@@ -175,18 +126,78 @@ describe('Ingest: one bad request never fails another (embedded engines)', () =>
       expect(report.totals.human).toBe(150);
       expect(report.visitors).toHaveLength(150);
     });
+  });
+});
 
-    it('two 60-month batches of different projects sent together are both stored (in separate inserts)', async () => {
-      const [p, q] = [await t.createProject({ name: 'span-60-a' }), await t.createProject({ name: 'span-60-b' })];
-      // Different months: together they touch 120 partitions, more than one insert may.
-      const older = monthsBack(120, 'q').slice(60);
-      const [a, b] = await Promise.all([ingest(p, { hits: monthsBack(60, 'p') }), ingest(q, { hits: older })]);
-      expect([a.status, b.status]).toEqual([202, 202]);
-      expect(await count(p.projectId)).toBe(60);
-      expect(await count(q.projectId)).toBe(60);
-      expect((await visitorsTotal(p)).totals.total).toBe(60);
-      expect((await visitorsTotal(q)).totals.total).toBe(60);
-      expect(inserts.mock.calls.map(([rows]) => (rows as HitRow[]).length)).toEqual([60, 60]);
-    });
+describe('Ingest group commit: rows the store refuses fail alone; no insert touches over 100 months (embedded engines)', () => {
+  let g: TestApp;
+  let spy: jest.SpyInstance;
+  const stored = async (projectId: string) => {
+    const rs = await g.app.get<ClickHouseClient>(CLICKHOUSE).query({ query: 'SELECT count() AS n FROM hits WHERE project_id = {p:String}', query_params: { p: projectId }, format: 'JSONEachRow' });
+    return Number((await rs.json<{ n: number }>())[0].n);
+  };
+  const post = (q: { projectId: string; apiKey: string }, body: unknown) => g.request('POST', `/v1/ingest/${q.projectId}/hits`, { token: q.apiKey, body });
+  const FLUSH_ROWS = 120;
+  const hitsN = (n: number, tag: string) => ({ hits: Array.from({ length: n }, (_, i) => ({ path: `/${tag}/${i}`, userAgent: CHROME })) });
+  const beaconTo = (projectId: string, raw: string) => g.request('POST', `/v1/collect/${projectId}`, { body: raw, headers: { 'content-type': 'text/plain', 'user-agent': CHROME } });
+
+  beforeAll(async () => {
+    ({ app: g, inserts: spy } = await sharedFlushApp(FLUSH_ROWS));
+  });
+  afterAll(() => g.close());
+  beforeEach(() => spy.mockClear());
+
+  it('a poison row below validation shares a flush with others; it alone fails (400), everyone else is stored (202)', async () => {
+    const p = await g.createProject({ name: 'poison-writer' });
+    const q = await g.createProject({ name: 'poison-writer-other' });
+    // A real poison: the lone surrogate ClickHouse refuses (CANNOT_PARSE_ESCAPE_SEQUENCE), past the edge checks.
+    const poisoned = g.app.get(HitsWriter).write([row(p.projectId, '/poison/\ud800')]).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    // 1 + 59 + 58 + 1 + 1 = 120 rows: one shared insert.
+    const others = await Promise.all([post(p, hitsN(59, 'a')), post(q, hitsN(58, 'c')), beaconTo(p.projectId, '{"path":"/d"}'), beaconTo(q.projectId, '{"path":"/e"}')]);
+    const err = await poisoned;
+    expect(others.map((r) => r.status)).toEqual([202, 202, 202, 202]);
+    expect(err).toBeInstanceOf(ApiError);
+    expect((err as ApiError).getStatus()).toBe(400);
+    expect(await stored(p.projectId)).toBe(60);
+    expect(await stored(q.projectId)).toBe(59);
+    // They did share the first insert, which ClickHouse refused whole; then halves, until the poison was alone.
+    const sizes = spy.mock.calls.map(([rows]) => (rows as HitRow[]).length);
+    expect(sizes[0]).toBe(FLUSH_ROWS);
+    await expect(spy.mock.results[0].value).rejects.toMatchObject({ type: 'CANNOT_PARSE_ESCAPE_SEQUENCE' });
+    expect(sizes.length).toBeLessThanOrEqual(1 + 2 * Math.ceil(Math.log2(5)));
+  });
+
+  it('when the store itself fails, every writer of the flush gets 503 with Retry-After, and none is stored', async () => {
+    const p = await g.createProject({ name: 'store-down' });
+    const ch = g.app.get<ClickHouseClient>(CLICKHOUSE);
+    await ch.command({ query: 'RENAME TABLE hits TO hits_away' });
+    let results;
+    try {
+      // 60 + 59 + 1 = 120 rows: one shared insert.
+      results = await Promise.all([post(p, hitsN(60, 'a')), post(p, hitsN(59, 'b')), beaconTo(p.projectId, '{"path":"/c"}')]);
+    } finally {
+      await ch.command({ query: 'RENAME TABLE hits_away TO hits' });
+    }
+    for (const res of results) {
+      expect(res.status).toBe(503);
+      expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(res.body.error).toEqual(expect.any(String));
+    }
+    expect(spy).toHaveBeenCalledTimes(1); // not bisected: the data was not the problem
+    expect(await stored(p.projectId)).toBe(0);
+  });
+
+  it('two 60-month batches of different projects, due together, are both stored in separate inserts', async () => {
+    const [p, q] = [await g.createProject({ name: 'span-60-a' }), await g.createProject({ name: 'span-60-b' })];
+    // Different months: together 120 partitions, more than one insert may touch; 60 + 60 rows: due together.
+    const [a, b] = await Promise.all([post(p, { hits: monthsBack(60, 'p') }), post(q, { hits: monthsBack(120, 'q').slice(60) })]);
+    expect([a.status, b.status]).toEqual([202, 202]);
+    expect(await stored(p.projectId)).toBe(60);
+    expect(await stored(q.projectId)).toBe(60);
+    expect(spy.mock.calls.map(([rows]) => (rows as HitRow[]).length)).toEqual([60, 60]);
+    for (const result of spy.mock.results) await expect(result.value).resolves.toBeUndefined();
   });
 });

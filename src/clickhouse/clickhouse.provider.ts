@@ -9,9 +9,6 @@ export function createClickHouseClient(config: Config): ClickHouseClient {
     // Same JSON for 64-bit integers on both backends; mappers still Number() them.
     output_format_json_quote_64bit_integers: 0,
     date_time_input_format: 'best_effort',
-    // The embedded engine keeps a query's settings for the next query; an insert that sets no token
-    // must not inherit the last one (it would be deduplicated away). See HitsRepository.insert.
-    insert_deduplication_token: '',
     // ClickHouse's low-memory guidance: aggregate and sort past half the per-query cap on disk
     // rather than fail. The cap itself (max_memory_usage) is set by the report queries.
     max_bytes_before_external_group_by: String(Math.floor(config.QUERY_MAX_MEMORY_BYTES / 2)),

@@ -9,7 +9,7 @@ import { AdminToken } from './admin-token';
 import { ApiError } from './api-error';
 
 export type Principal = { kind: 'admin' } | { kind: 'key'; projectId: string; keyId: string };
-type Access = 'project' | 'admin' | 'project-or-admin';
+type Access = 'project' | 'admin' | 'project-or-admin' | 'key';
 
 const ACCESS = Symbol('access');
 type AuthedRequest = FastifyRequest & { principal?: Principal };
@@ -18,6 +18,8 @@ type AuthedRequest = FastifyRequest & { principal?: Principal };
 export const ProjectAccess = () => applyDecorators(SetMetadata(ACCESS, 'project'), UseGuards(AuthGuard), ApiBearerAuth());
 /** The operator token (ADMIN_TOKEN). */
 export const AdminAccess = () => applyDecorators(SetMetadata(ACCESS, 'admin'), UseGuards(AuthGuard), ApiBearerAuth());
+/** Any project's admin key, on a path without a project id (the key names its project). */
+export const KeyAccess = () => applyDecorators(SetMetadata(ACCESS, 'key'), UseGuards(AuthGuard), ApiBearerAuth());
 /** Either of the two. */
 export const ProjectOrAdminAccess = () => applyDecorators(SetMetadata(ACCESS, 'project-or-admin'), UseGuards(AuthGuard), ApiBearerAuth());
 
@@ -47,10 +49,12 @@ export class AuthGuard implements CanActivate {
     req.principal = principal;
 
     if (principal.kind === 'admin') {
+      if (access === 'key') throw ApiError.forbidden('The operator token belongs to no project; use a project\'s admin API key here.');
       if (access === 'project') throw ApiError.forbidden('Use the project\'s admin API key here, not the operator token.');
       return true;
     }
     if (access === 'admin') throw ApiError.forbidden('This operation needs the operator token (ADMIN_TOKEN).');
+    if (access === 'key') return true;
     const pathProject = (req.params as Record<string, string | undefined>).projectId;
     if (pathProject !== principal.projectId) throw ApiError.forbidden();
     return true;

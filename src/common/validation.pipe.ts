@@ -6,7 +6,9 @@ export function flattenValidationErrors(errors: ValidationError[], prefix = ''):
   const out: ErrorDetail[] = [];
   for (const e of errors) {
     const field = /^\d+$/.test(e.property) ? `${prefix}[${e.property}]` : prefix ? `${prefix}.${e.property}` : e.property;
-    for (const message of Object.values(e.constraints ?? {})) out.push({ field, message: message.replace(e.property, field) });
+    // One rule may back several constraints (an integer in a range): say it once.
+    const messages = new Set(Object.values(e.constraints ?? {}).map((message) => message.replace(e.property, field)));
+    for (const message of messages) out.push({ field, message });
     if (e.children?.length) out.push(...flattenValidationErrors(e.children, field));
   }
   return out;

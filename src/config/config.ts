@@ -41,6 +41,18 @@ export class Config {
   @Transform(toBool) @IsBoolean()
   TRUST_PROXY = false;
 
+  // A request must arrive whole (headers and body) within REQUEST_TIMEOUT_MS, its headers within
+  // HEADERS_TIMEOUT_MS; a client that stalls gets 408 and its connection closed. Idle keep-alive
+  // connections close after KEEP_ALIVE_TIMEOUT_MS.
+  @Transform(toInt) @IsInt() @Min(100) @Max(3_600_000)
+  REQUEST_TIMEOUT_MS = 30_000;
+
+  @Transform(toInt) @IsInt() @Min(100) @Max(3_600_000)
+  HEADERS_TIMEOUT_MS = 10_000;
+
+  @Transform(toInt) @IsInt() @Min(100) @Max(3_600_000)
+  KEEP_ALIVE_TIMEOUT_MS = 72_000;
+
   // Ingest group commit: flush when this many rows are waiting, or after this many ms.
   @Transform(toInt) @IsInt() @Min(1) @Max(1_000_000)
   INGEST_FLUSH_ROWS = 5000;
@@ -48,14 +60,18 @@ export class Config {
   @Transform(toInt) @IsInt() @Min(0) @Max(10_000)
   INGEST_FLUSH_MS = 20;
 
-  // Insert at once when no insert is running; batch only while one runs (INGEST_FLUSH_MS then bounds
-  // the wait for a second, concurrent insert). Off: every row waits INGEST_FLUSH_MS first.
+  // In a quiet moment (no insert running or finished within INGEST_FLUSH_MS) insert at once rather
+  // than wait INGEST_FLUSH_MS; under load rows still gather for INGEST_FLUSH_MS. Off: they always do.
   @Transform(toBool) @IsBoolean()
   INGEST_FLUSH_WHEN_IDLE = true;
 
   // Hits waiting for ClickHouse beyond this answer 503 instead of growing memory.
   @Transform(toInt) @IsInt() @Min(1) @Max(10_000_000)
   INGEST_QUEUE_MAX_ROWS = 50_000;
+
+  // How often each instance looks for refreshed agent IP range lists under DATA_DIR (update-agent-ranges).
+  @Transform(toInt) @IsInt() @Min(100) @Max(86_400_000)
+  AGENT_RANGES_CHECK_MS = 30_000;
 
   @Transform(toInt) @IsInt() @Min(1) @Max(3600)
   QUERY_MAX_EXECUTION_SECONDS = 30;

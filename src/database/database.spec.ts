@@ -5,7 +5,7 @@ import { databaseCases } from '../../test/support/databases';
 import { Database } from './database';
 import { migratePostgres } from './migrations';
 
-describe.each(databaseCases())('Database on $name', ({ open }) => {
+describe.each(databaseCases())('Database on $name', ({ name, open }) => {
   let db: Database;
   beforeAll(async () => {
     db = await open();
@@ -40,6 +40,28 @@ describe.each(databaseCases())('Database on $name', ({ open }) => {
       });
     });
     await expect(received).resolves.toBe('hello');
+  });
+
+  // PGlite runs in-process: there is no connection to drop.
+  (name === 'postgres' ? it : it.skip)('keeps listening after the server drops the LISTEN connection', async () => {
+    const channel = `chan_${Math.floor(Math.random() * 1e9)}`;
+    const payloads: string[] = [];
+    let seen: () => void = () => undefined;
+    const unlisten = await db.listen(channel, (p) => {
+      payloads.push(p);
+      seen();
+    });
+    const next = () => new Promise<void>((r) => (seen = r));
+    const [{ pid }] = await db.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE query = $1`, [`LISTEN ${channel}`]);
+    const reconnected = next();
+    await db.query('SELECT pg_terminate_backend($1)', [pid]);
+    await reconnected;
+    expect(payloads).toEqual(['']); // the "you may have missed something" call after reconnecting
+    const delivered = next();
+    await db.query('SELECT pg_notify($1, $2)', [channel, 'after']);
+    await delivered;
+    expect(payloads).toEqual(['', 'after']);
+    await unlisten();
   });
 
   it('applies nothing on a second run, and refuses an edited migration', async () => {

@@ -4,6 +4,7 @@ import { ApiTags } from '@nestjs/swagger';
 import { CLICKHOUSE } from '../clickhouse/clickhouse.module';
 import { ApiError } from '../common/api-error';
 import { Database } from '../database/database';
+import { AgentRanges, RangeListStatus } from '../ingest/verification/agent-ranges';
 
 const PROBE_TIMEOUT_MS = 2000;
 
@@ -17,10 +18,11 @@ export class HealthController {
   constructor(
     @Inject(CLICKHOUSE) private readonly clickhouse: ClickHouseClient,
     private readonly db: Database,
+    private readonly agentRanges: AgentRanges,
   ) {}
 
   @Get()
-  async check(): Promise<{ status: 'ok'; clickhouse: 'ok'; postgres: 'ok' }> {
+  async check(): Promise<{ status: 'ok'; clickhouse: 'ok'; postgres: 'ok'; agentRanges: RangeListStatus[] }> {
     const [ch, pg] = await Promise.allSettled([
       within(this.clickhouse.ping(), PROBE_TIMEOUT_MS).then((r) => {
         if (!r.success) throw r.error;
@@ -31,6 +33,7 @@ export class HealthController {
     if (down.length) {
       throw new ApiError(503, `Storage unavailable: ${down.join(', ')}.`, down.map((field) => ({ field, message: `${field} did not answer` })), { 'Retry-After': '5' });
     }
-    return { status: 'ok', clickhouse: 'ok', postgres: 'ok' };
+    // How old each operator IP range list is (verified agents): shipped, or refreshed by update-agent-ranges.
+    return { status: 'ok', clickhouse: 'ok', postgres: 'ok', agentRanges: this.agentRanges.status() };
   }
 }

@@ -48,7 +48,8 @@ export class CollectRoute implements OnModuleInit {
       bodyLimit: MAX_COLLECT_BODY_BYTES,
       onRequest: allowAnyOrigin,
       handler: async (request, reply) => {
-        const result = await this.ingest.collect(request.params.projectId, request.body, request.headers['user-agent'] ?? '', request.ip);
+        const { 'user-agent': userAgent = '', 'signature-agent': signatureAgent } = request.headers;
+        const result = await this.ingest.collect(request.params.projectId, request.body, userAgent, request.ip, typeof signatureAgent === 'string' ? signatureAgent : undefined);
         void reply.code(202);
         return result;
       },

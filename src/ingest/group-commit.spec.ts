@@ -153,37 +153,39 @@ describe('GroupCommit', () => {
   });
 
   describe('idleFlush', () => {
-    it('inserts at once when nothing is in flight, and groups what arrives meanwhile into the next insert', async () => {
+    it('in a quiet moment inserts at once; what arrives meanwhile, or soon after, gathers for flushMs as before', async () => {
       const { store, commit } = setup({ idleFlush: true, maxInFlight: 1 });
       const a = track(commit.write([1]));
-      expect(store.calls).toEqual([[1]]); // no timer wait when idle
+      expect(store.calls).toEqual([[1]]); // no timer wait when quiet
       void commit.write([2]);
       void commit.write([3, 4]);
-      expect(store.calls).toEqual([[1]]);
       await tick();
       expect(a.settled).toBe(false); // still acknowledged only once stored
       store.succeed();
       await tick();
       expect(a).toEqual({ settled: true, error: undefined });
-      expect(store.calls).toEqual([[1], [2, 3, 4]]); // the batch went as soon as the insert finished, before flushMs
+      expect(store.calls).toEqual([[1]]); // a batch is forming: it waits for its timer
+      jest.advanceTimersByTime(20);
+      expect(store.calls).toEqual([[1], [2, 3, 4]]);
       store.succeed();
       await tick();
-      void commit.write([5]);
+      void commit.write([5]); // an insert finished < flushMs ago: load, not quiet
+      expect(store.calls).toHaveLength(2);
+      jest.advanceTimersByTime(20);
       expect(store.calls).toEqual([[1], [2, 3, 4], [5]]);
+      store.succeed();
+      await tick();
+      jest.advanceTimersByTime(25);
+      void commit.write([6]); // quiet again
+      expect(store.calls).toEqual([[1], [2, 3, 4], [5], [6]]);
     });
 
-    it('with a second slot, rows gathered behind a slow insert go after flushMs at the latest', async () => {
-      const { store, commit } = setup({ idleFlush: true, maxInFlight: 2 });
+    it('off: every write waits for flushMs', async () => {
+      const { store, commit } = setup({ idleFlush: false });
       void commit.write([1]);
-      void commit.write([2]);
-      void commit.write([3]);
-      expect(store.calls).toEqual([[1]]);
+      expect(store.calls).toEqual([]);
       jest.advanceTimersByTime(20);
-      expect(store.calls).toEqual([[1], [2, 3]]);
-      void commit.write([4]);
-      store.succeed(); // [1] done: [4] waited one insert; it takes the free slot
-      await tick();
-      expect(store.calls).toEqual([[1], [2, 3], [4]]);
+      expect(store.calls).toEqual([[1]]);
     });
   });
 

@@ -8,9 +8,11 @@ export interface GroupCommitOptions<T> {
   /** Inserts running at once. */
   maxInFlight: number;
   /**
-   * Start an insert at once whenever none is running, and batch only what arrives while one runs
-   * (then the timer bounds how long rows wait for a second, concurrent insert). Latency is one or
-   * two inserts instead of flushMs plus one; batches grow with load by themselves.
+   * In a quiet moment (no insert running, none finished within the last flushMs) insert at once
+   * instead of waiting flushMs: a lone write costs one insert. Under sustained load rows still
+   * gather for flushMs, because inserting whatever waits the moment an insert finishes splits
+   * closed-loop clients into small alternating batches (measured: batched ingest 0.47 × raw
+   * instead of 0.77; each small insert costs ~15 ms of fixed CPU on the embedded engine).
    */
   idleFlush?: boolean;
   /**
@@ -73,6 +75,7 @@ export class GroupCommit<T> {
   private due = false;
   private draining = false;
   private idle: Array<() => void> = [];
+  private lastSettledAt = -Infinity;
 
   constructor(
     private readonly insert: (rows: T[], batch: InsertBatch) => Promise<void>,
@@ -93,7 +96,7 @@ export class GroupCommit<T> {
     return new Promise<void>((resolve, reject) => {
       this.queue.push({ rows, key: options.key, partitions, resolve, reject });
       this.queuedRows += rows.length;
-      if (this.queuedRows >= this.options.flushRows || this.draining || this.options.flushMs === 0 || (this.options.idleFlush && this.inFlight === 0)) {
+      if (this.queuedRows >= this.options.flushRows || this.draining || this.options.flushMs === 0 || (this.options.idleFlush && this.quiet())) {
         this.due = true;
         this.flush();
       } else {
@@ -109,6 +112,11 @@ export class GroupCommit<T> {
     this.flush();
     if (this.queue.length === 0 && this.inFlight === 0) return Promise.resolve();
     return new Promise((resolve) => this.idle.push(resolve));
+  }
+
+  /** Nothing running and nothing finished within flushMs: no batch is forming that a wait would grow. */
+  private quiet(): boolean {
+    return this.inFlight === 0 && this.queue.length === 1 && Date.now() - this.lastSettledAt >= this.options.flushMs;
   }
 
   private flush(): void {
@@ -165,8 +173,8 @@ export class GroupCommit<T> {
     } finally {
       this.inFlight--;
       this.inFlightRows -= rows;
-      // With idleFlush, what gathered while this insert ran goes now: it has waited one insert already.
-      if (this.queuedRows >= this.options.flushRows || this.draining || (this.options.idleFlush && this.queue.length > 0)) this.due = true;
+      this.lastSettledAt = Date.now();
+      if (this.queuedRows >= this.options.flushRows || this.draining) this.due = true;
       this.flush();
       if (this.queue.length === 0 && this.inFlight === 0) for (const resolve of this.idle.splice(0)) resolve();
     }

@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { ApiError, ErrorDetail } from '../common/api-error';
+import { MAX_SIGNATURE_AGENT_LENGTH, parseSignatureAgent } from './classifier/signature-agent';
 
 export const MAX_HITS_PER_REQUEST = 1000;
 export const MAX_PATH_LENGTH = 2048;
@@ -28,6 +29,8 @@ export interface HitInput {
   referrerHost: string;
   /** The URL's utm_source ('' when absent): the one query parameter kept. */
   utmSource: string;
+  /** The Web Bot Auth directories a Signature-Agent header named (classification.md §2). */
+  signatureAgent?: string[];
 }
 
 const ISO_8601 = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/i;
@@ -172,11 +175,21 @@ function parseHit(problems: Problems, i: number, raw: unknown, nowMs: number, de
     else problems.add(`${at}.ip`, 'must be an IPv4 or IPv6 address');
   }
 
+  let signatureAgent: string[] | undefined;
+  if (!absent(raw.signatureAgent)) {
+    if (typeof raw.signatureAgent !== 'string') problems.add(`${at}.signatureAgent`, 'must be a string');
+    else if (raw.signatureAgent.length > MAX_SIGNATURE_AGENT_LENGTH) problems.add(`${at}.signatureAgent`, `must be at most ${MAX_SIGNATURE_AGENT_LENGTH} characters`);
+    else {
+      signatureAgent = parseSignatureAgent(raw.signatureAgent);
+      if (!signatureAgent) problems.add(`${at}.signatureAgent`, 'must be a Signature-Agent header value, e.g. "https://chatgpt.com" (quotes included)');
+    }
+  }
+
   // An empty visitorId (an unset cookie forwarded as-is) identifies nobody: treat it as absent.
   const visitorId = optionalString(problems, `${at}.visitorId`, raw.visitorId, MAX_VISITOR_ID_LENGTH) || undefined;
   const referrer = optionalString(problems, `${at}.referrer`, raw.referrer, MAX_REFERRER_LENGTH);
 
-  return { timestampMs, path, userAgent, ip, visitorId, referrerHost: referrerHost(referrer), utmSource: utmSource(raw.path) };
+  return { timestampMs, path, userAgent, ip, visitorId, referrerHost: referrerHost(referrer), utmSource: utmSource(raw.path), signatureAgent };
 }
 
 /**

@@ -6,13 +6,8 @@ import { Metrics } from '../metrics/metrics';
 import { GroupCommit, InsertBatch, QueueFullError } from './group-commit';
 import { HitRow, HitsRepository, MAX_PARTITIONS_PER_INSERT, partitionOf } from './hits.repository';
 
-/**
- * Inserts running at once. A server: two, so the next batch travels while one is written. Embedded
- * chDB runs queries one at a time and a small insert costs ~15 ms of CPU whatever its size (mostly
- * the rollup views): a second insert in flight only halves every batch and doubles that cost.
- */
-const MAX_IN_FLIGHT_SERVER = 2;
-const MAX_IN_FLIGHT_EMBEDDED = 1;
+/** Inserts running at once: the next batch is handed over while one is written (chDB itself runs them one at a time). */
+const MAX_IN_FLIGHT = 2;
 
 /**
  * The only way hits reach ClickHouse: group-commits concurrent requests into shared inserts and
@@ -40,7 +35,7 @@ export class HitsWriter implements BeforeApplicationShutdown {
       flushRows: config.INGEST_FLUSH_ROWS,
       flushMs: config.INGEST_FLUSH_MS,
       maxQueueRows: config.INGEST_QUEUE_MAX_ROWS,
-      maxInFlight: config.CLICKHOUSE_URL ? MAX_IN_FLIGHT_SERVER : MAX_IN_FLIGHT_EMBEDDED,
+      maxInFlight: MAX_IN_FLIGHT,
       idleFlush: config.INGEST_FLUSH_WHEN_IDLE,
       maxPartitions: MAX_PARTITIONS_PER_INSERT,
       partitionOf,

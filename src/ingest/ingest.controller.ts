@@ -1,5 +1,6 @@
-import { Body, Controller, Headers, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Headers, HttpCode, Param, Post, Res } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBody, ApiHeader, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
 import { ProjectAccess } from '../common/auth.guard';
 import { AcceptedDoc, IngestHitsBodyDoc } from './ingest.dto';
 import { IngestResult, IngestService } from './ingest.service';
@@ -15,7 +16,15 @@ export class IngestController {
   @ApiBody({ type: IngestHitsBodyDoc })
   @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'Makes a retried batch count once (kept 24 h)' })
   @ApiAcceptedResponse({ type: AcceptedDoc, description: 'Stored and visible to the visitors report' })
-  hits(@Param('projectId') projectId: string, @Body() body: unknown, @Headers('idempotency-key') idempotencyKey?: string): Promise<IngestResult> {
-    return this.ingest.ingest(projectId, body, idempotencyKey);
+  async hits(
+    @Param('projectId') projectId: string,
+    @Body() body: unknown,
+    @Res({ passthrough: true }) reply: FastifyReply,
+    @Headers('idempotency-key') idempotencyKey?: string,
+  ): Promise<IngestResult> {
+    const { result, replayed } = await this.ingest.ingest(projectId, body, idempotencyKey);
+    // As Stripe does: tells a client (the import CLI counts them) that this batch was stored by an earlier request.
+    if (replayed) reply.header('Idempotent-Replayed', 'true');
+    return result;
   }
 }

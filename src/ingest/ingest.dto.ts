@@ -15,6 +15,12 @@ export class IngestHitDoc {
   visitorId?: string;
   @ApiPropertyOptional({ description: 'Referrer URL; only its host is stored' })
   referrer?: string;
+  @ApiPropertyOptional({
+    description: "The request's Signature-Agent header as received (Web Bot Auth), at most 256 chars; a known operator's directory makes the hit that operator's AI agent",
+    example: '"https://chatgpt.com"',
+    maxLength: 256,
+  })
+  signatureAgent?: string;
 }
 
 export class IngestHitsBodyDoc {

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { Config } from '../config/config';
 import { CollectRoute } from './collect.route';
 import { DailySalts } from './daily-salts';
 import { HitsRepository } from './hits.repository';
@@ -7,6 +8,7 @@ import { IngestController } from './ingest.controller';
 import { IngestService } from './ingest.service';
 import { KnownProjects } from './known-projects';
 import { SaltsRepository } from './salts.repository';
+import { AGENT_RANGES_OPTIONS, AgentRanges } from './verification/agent-ranges';
 
 @Module({
   controllers: [IngestController],
@@ -18,7 +20,9 @@ import { SaltsRepository } from './salts.repository';
     IngestService,
     KnownProjects,
     CollectRoute,
+    { provide: AGENT_RANGES_OPTIONS, inject: [Config], useFactory: (config: Config) => ({ dataDir: config.DATA_DIR, checkIntervalMs: config.AGENT_RANGES_CHECK_MS }) },
+    AgentRanges,
   ],
-  exports: [HitsWriter],
+  exports: [HitsWriter, AgentRanges],
 })
 export class IngestModule {}

@@ -3,12 +3,14 @@ import { createHash } from 'node:crypto';
 import { ApiError } from '../common/api-error';
 import { IdempotencyRepository } from '../common/idempotency.repository';
 import { HitSource, Metrics } from '../metrics/metrics';
-import { classifyUserAgent } from './classifier/user-agent-classifier';
+import { parseSignatureAgent } from './classifier/signature-agent';
+import { classifyHit } from './classifier/user-agent-classifier';
 import { DailySalts } from './daily-salts';
 import { HitInput, parseCollectBody, parseIngestBody } from './hit-input';
 import { HitRow, toClickHouseTime } from './hits.repository';
 import { HitsWriter } from './hits.writer';
 import { KnownProjects } from './known-projects';
+import { AgentRanges } from './verification/agent-ranges';
 import { utcDay, visitorIdentity } from './visitor-identity';
 
 export const IDEMPOTENCY_SCOPE = 'ingest';
@@ -27,6 +29,12 @@ export interface IngestResult {
   accepted: number;
 }
 
+/** A server-side ingest's answer; `replayed` when it is the stored answer of an earlier request with the same Idempotency-Key. */
+export interface IngestOutcome {
+  result: IngestResult;
+  replayed: boolean;
+}
+
 @Injectable()
 export class IngestService {
   constructor(
@@ -35,6 +43,7 @@ export class IngestService {
     private readonly idempotency: IdempotencyRepository,
     private readonly projects: KnownProjects,
     private readonly metrics: Metrics,
+    private readonly ranges: AgentRanges,
   ) {}
 
   /**
@@ -43,16 +52,16 @@ export class IngestService {
    * ClickHouse dedup token, and ClickHouse keeps, month by month, only the first copy: a retry
    * completes what an earlier attempt stored in part and never stores anything twice.
    */
-  async ingest(projectId: string, body: unknown, idempotencyKey: string | undefined): Promise<IngestResult> {
+  async ingest(projectId: string, body: unknown, idempotencyKey: string | undefined): Promise<IngestOutcome> {
     const now = Date.now();
     let hits = parseIngestBody(body, now);
-    if (idempotencyKey === undefined) return this.store(projectId, hits, 'ingest');
+    if (idempotencyKey === undefined) return { result: await this.store(projectId, hits, 'ingest'), replayed: false };
 
     if (idempotencyKey.length < 1 || idempotencyKey.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
       throw ApiError.invalidField('Idempotency-Key', `Idempotency-Key must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters.`);
     }
     const claim = await this.idempotency.claim(projectId, IDEMPOTENCY_SCOPE, idempotencyKey);
-    if (claim.state === 'replay') return claim.response as IngestResult;
+    if (claim.state === 'replay') return { result: claim.response as IngestResult, replayed: true };
     // Hits without a timestamp get the first attempt's time, so every attempt puts them in the same month.
     const firstSeen = claim.firstSeenAt.getTime();
     if (firstSeen !== now) hits = parseIngestBody(body, now, firstSeen);
@@ -66,17 +75,19 @@ export class IngestService {
       throw err;
     }
     await this.idempotency.complete(projectId, IDEMPOTENCY_SCOPE, idempotencyKey, 202, result);
-    return result;
+    return { result, replayed: false };
   }
 
   /** The browser beacon: one hit, user agent and IP from the request itself. */
-  async collect(projectId: string, body: unknown, userAgent: string, ip: string): Promise<IngestResult> {
+  async collect(projectId: string, body: unknown, userAgent: string, ip: string, signatureAgentHeader?: string): Promise<IngestResult> {
     const hit = parseCollectBody(body, Date.now());
     // Existence only, not authorization: the beacon is public, but hits for no project are refused.
     let exists = this.projects.exists(projectId);
     if (typeof exists !== 'boolean') exists = await exists;
     if (!exists) throw ApiError.notFound('No project has this id.');
-    return this.store(projectId, [{ ...hit, userAgent, ip }], 'beacon');
+    // A malformed header is not the visitor's fault: the hit is classified by its user agent alone.
+    const signatureAgent = signatureAgentHeader === undefined ? undefined : parseSignatureAgent(signatureAgentHeader);
+    return this.store(projectId, [{ ...hit, userAgent, ip, signatureAgent }], 'beacon');
   }
 
   private async store(projectId: string, hits: HitInput[], source: HitSource, dedupToken?: string): Promise<IngestResult> {
@@ -87,7 +98,7 @@ export class IngestService {
   }
 
   private async toRows(projectId: string, hits: HitInput[]): Promise<HitRow[]> {
-    const classified = hits.map((hit) => classifyUserAgent(hit.userAgent));
+    const classified = hits.map((hit) => classifyHit(hit.userAgent, hit.signatureAgent));
     // Only human hits without a visitorId are salted, with their own UTC day's salt.
     const days = hits.map((hit, i) => (classified[i].class === 'human' && hit.visitorId === undefined ? utcDay(hit.timestampMs) : undefined));
     const saltByDay = new Map<string, string>();
@@ -113,8 +124,8 @@ export class IngestService {
         class: c.class,
         ai_agent: c.aiAgent,
         ai_category: c.aiCategory,
-        ai_operator: '',
-        verification: 'unknown',
+        ai_operator: c.aiOperator,
+        verification: c.class === 'ai' ? this.ranges.verify(c.aiAgent, hit.ip) : 'unknown',
         browser: c.browser,
         os: c.os,
         device: c.device,

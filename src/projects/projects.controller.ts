@@ -1,7 +1,7 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { AdminAccess, ProjectOrAdminAccess } from '../common/auth.guard';
-import { CreateProjectDto, UpdateProjectDto } from './projects.dto';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AdminAccess, CurrentPrincipal, KeyAccess, Principal, ProjectOrAdminAccess } from '../common/auth.guard';
+import { CreateProjectDto, ListProjectsQuery, ProjectDoc, ProjectListDoc, UpdateProjectDto } from './projects.dto';
 import { ProjectsService } from './projects.service';
 
 @ApiTags('projects')
@@ -13,6 +13,22 @@ export class ProjectsController {
   @AdminAccess()
   create(@Body() dto: CreateProjectDto) {
     return this.projects.create(dto);
+  }
+
+  @Get()
+  @AdminAccess()
+  @ApiOperation({ summary: 'Every project, oldest first, paged by limit and offset.' })
+  @ApiOkResponse({ type: ProjectListDoc })
+  list(@Query() query: ListProjectsQuery) {
+    return this.projects.list(query);
+  }
+
+  @Get('me')
+  @KeyAccess()
+  @ApiOperation({ summary: 'The project of the API key in the Authorization header (a key knows its project; the operator token has none: 403).' })
+  @ApiOkResponse({ type: ProjectDoc })
+  me(@CurrentPrincipal() principal: Principal & { kind: 'key' }) {
+    return this.projects.get(principal.projectId);
   }
 
   @Get(':projectId')

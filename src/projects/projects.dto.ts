@@ -1,5 +1,6 @@
 import { ApiPropertyOptional, ApiProperty } from '@nestjs/swagger';
-import { IsOptional, IsString, IsUrl, Matches, MaxLength, MinLength, ValidateIf } from 'class-validator';
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, IsString, IsUrl, Matches, Max, MaxLength, Min, MinLength, ValidateIf } from 'class-validator';
 
 // A git ref name as `git check-ref-format` would take it, kept simple: no spaces, `..`, or leading `-`.
 const REF_PATTERN = /^(?!-)(?!.*\.\.)(?!.*\/\/)[A-Za-z0-9._\/-]{1,255}(?<![./])$/;
@@ -58,4 +59,28 @@ export interface ApiKeyView {
   hint: string;
   createdAt: string;
   revokedAt: string | null;
+}
+
+export class ListProjectsQuery {
+  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 50 })
+  @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(100)
+  limit?: number;
+
+  @ApiPropertyOptional({ minimum: 0, default: 0 })
+  @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(10_000_000)
+  offset?: number;
+}
+
+export class ProjectDoc {
+  @ApiProperty({ example: 'prj_OsRgiSXoqRykY67LClmi' }) id: string;
+  @ApiProperty({ example: 'Acme docs' }) name: string;
+  @ApiProperty({ type: String, nullable: true, example: 'https://github.com/acme/docs' }) repository: string | null;
+  @ApiProperty({ example: 'main' }) ref: string;
+  @ApiProperty({ type: String, nullable: true, example: 'https://github.com/acme/docs.git' }) cloneUrl: string | null;
+  @ApiProperty({ example: '2026-11-21T10:00:00.000Z' }) createdAt: string;
+}
+
+export class ProjectListDoc {
+  @ApiProperty({ type: [ProjectDoc], description: 'Oldest first.' }) projects: ProjectDoc[];
+  @ApiProperty({ description: 'True when projects exist past offset + limit.' }) hasMore: boolean;
 }

@@ -69,6 +69,11 @@ export class ProjectsRepository {
     return rows.map((r) => r.id);
   }
 
+  /** Oldest first (the first project is `default`); one row more than asked tells whether there is a next page. */
+  list(limit: number, offset: number): Promise<ProjectRow[]> {
+    return this.db.query<ProjectRow>(`SELECT ${PROJECT_COLUMNS} FROM projects ORDER BY created_at, id LIMIT $1 OFFSET $2`, [limit, offset]);
+  }
+
   async update(id: string, changes: ProjectChanges): Promise<ProjectRow | undefined> {
     const [row] = await this.db.query<ProjectRow>(
       `UPDATE projects SET

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/api-error';
 import { newId } from '../common/ids';
 import { generateApiKey, hashSecret, keyHint } from './api-key';
-import { ApiKeyView, CreateProjectDto, ProjectView, UpdateProjectDto } from './projects.dto';
+import { ApiKeyView, CreateProjectDto, ListProjectsQuery, ProjectView, UpdateProjectDto } from './projects.dto';
 import { toApiKeyView, toProjectView } from './projects.mapper';
 import { NewKey, NewProject, ProjectRow, ProjectsRepository } from './projects.repository';
 
@@ -31,6 +31,12 @@ export class ProjectsService {
     const key = newKey();
     const created = await this.projects.insertIfEmpty(project, key.row);
     return created ? { projectId: project.id, apiKey: key.secret } : undefined;
+  }
+
+  async list(query: ListProjectsQuery): Promise<{ projects: ProjectView[]; hasMore: boolean }> {
+    const limit = query.limit ?? 50;
+    const rows = await this.projects.list(limit + 1, query.offset ?? 0);
+    return { projects: rows.slice(0, limit).map(toProjectView), hasMore: rows.length > limit };
   }
 
   async getRow(projectId: string): Promise<ProjectRow> {

@@ -1,5 +1,6 @@
 import { ApiError } from '../common/api-error';
 import { resolveTimeZone, zonedToUtc } from '../common/time-zone';
+import { parseQueryInteger } from '../common/query-integer';
 
 const DAY_MS = 86_400_000;
 
@@ -85,11 +86,12 @@ export class QueryProblems {
     const value = raw[field];
     if (value === undefined) return fallback;
     const range = max === Number.MAX_SAFE_INTEGER ? `an integer of at least ${min}` : `an integer from ${min} to ${max}`;
-    if (typeof value !== 'string' || !/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+    const n = parseQueryInteger(value);
+    if (n === undefined || n < min || n > max) {
       this.add(field, `${field} must be ${range}`);
       return fallback;
     }
-    return Number(value);
+    return n;
   }
 
   oneOf<T extends string>(raw: Record<string, unknown>, field: string, allowed: readonly T[], fallback?: T): T | undefined {

@@ -2,13 +2,15 @@ import { Injectable, Logger } from '@nestjs/common';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { simpleGit, SimpleGit } from 'simple-git';
 import { Config } from '../../config/config';
 import { basicAuthValue, SecretScrubber } from '../runner/secret-scrubber';
 import { AgentTurnError, TurnAborted } from '../runner/turn-errors';
 
 const STALE_LOCK_MS = 60_000;
+/** A clone writes its pack as it downloads; ten minutes without a write is a clone that died. */
+const STALE_CLONE_MS = 10 * 60_000;
 
 export const branchFor = (jobId: string) => `docent/${jobId}`;
 
@@ -113,13 +115,15 @@ export class GitWorkspace {
   }
 
   async remove(checkout: GitCheckout): Promise<void> {
+    // Clean-up runs even when the turn was aborted, so it gets a signal of its own.
+    const git = this.git(checkout.mirror, null, new AbortController().signal);
     await this.withLock(checkout.mirror, async () => {
       try {
-        await simpleGit({ baseDir: checkout.mirror }).raw(['worktree', 'remove', '--force', checkout.dir]);
+        await git.raw(['worktree', 'remove', '--force', checkout.dir]);
       } catch (err) {
         this.logger.warn(`Could not remove a worktree cleanly (${this.firstLine(err)}); deleting it`);
         await rm(checkout.dir, { recursive: true, force: true });
-        await simpleGit({ baseDir: checkout.mirror }).raw(['worktree', 'prune']).catch(() => undefined);
+        await git.raw(['worktree', 'prune']).catch(() => undefined);
       }
     });
   }
@@ -143,6 +147,7 @@ export class GitWorkspace {
       return;
     }
     // Clone beside the final place and rename, so a concurrent worker never sees half a mirror.
+    await this.removeStaleClones(dirname(mirror));
     const temp = `${mirror}.tmp-${randomBytes(4).toString('hex')}`;
     try {
       await this.retry(signal, async () => {
@@ -161,6 +166,22 @@ export class GitWorkspace {
       throw new AgentTurnError(`Could not clone the repository: ${this.firstLine(err)}`, false, { cause: err });
     } finally {
       await rm(temp, { recursive: true, force: true });
+    }
+  }
+
+  /**
+   * A worker killed in the middle of a clone leaves its `*.tmp-*` folder behind. One untouched for
+   * STALE_CLONE_MS is nobody's: a clone still running in another worker on this machine writes into it.
+   */
+  private async removeStaleClones(dir: string): Promise<void> {
+    const names = await readdir(dir).catch(() => [] as string[]);
+    for (const name of names.filter((n) => /\.git\.tmp-[0-9a-f]+$/.test(n))) {
+      const path = join(dir, name);
+      const newest = await newestMtime(path);
+      if (newest !== undefined && Date.now() - newest > STALE_CLONE_MS) {
+        this.logger.warn(`Removing ${name}, left by an interrupted clone`);
+        await rm(path, { recursive: true, force: true });
+      }
     }
   }
 
@@ -193,17 +214,19 @@ export class GitWorkspace {
       allowEnvironment: ['GIT_CONFIG_COUNT', 'GIT_CONFIG_KEY_0', 'GIT_CONFIG_VALUE_0'],
       unsafe: { allowUnsafeHooksPath: true, allowUnsafeConfigEnvCount: true },
     });
+    // A minimal environment for every remote: git never inherits the service's variables (tokens, keys),
+    // only what it needs to run and, for ssh:// remotes, the agent socket.
+    const env: Record<string, string> = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp' };
+    if (process.env.SSH_AUTH_SOCK) env.SSH_AUTH_SOCK = process.env.SSH_AUTH_SOCK;
     if (remoteUrl && this.config.GITHUB_TOKEN && this.sendsToken(remoteUrl)) {
       // Through git's config environment, not `-c` on the command line, which any local user can read in `ps`.
-      // A minimal environment: simple-git refuses inherited variables such as EDITOR, and none are needed.
-      git.env({
-        PATH: process.env.PATH ?? '/usr/bin:/bin',
-        HOME: process.env.HOME ?? '/tmp',
+      Object.assign(env, {
         GIT_CONFIG_COUNT: '1',
         GIT_CONFIG_KEY_0: 'http.extraHeader',
         GIT_CONFIG_VALUE_0: `Authorization: Basic ${basicAuthValue(this.config.GITHUB_TOKEN)}`,
       });
     }
+    git.env(env);
     return git;
   }
 
@@ -249,4 +272,18 @@ export class GitWorkspace {
 function isRejection(err: unknown): boolean {
   const text = err instanceof Error ? err.message : String(err);
   return /\[rejected\]|non-fast-forward|fetch first|stale info/.test(text);
+}
+
+/** The newest modification time in a folder tree (a clone writes its objects deep inside it). */
+async function newestMtime(path: string): Promise<number | undefined> {
+  const info = await stat(path).catch(() => undefined);
+  if (!info) return undefined;
+  let newest = info.mtimeMs;
+  if (info.isDirectory()) {
+    for (const entry of await readdir(path).catch(() => [] as string[])) {
+      const child = await newestMtime(join(path, entry));
+      if (child !== undefined && child > newest) newest = child;
+    }
+  }
+  return newest;
 }

@@ -9,8 +9,20 @@ export interface RepositoryName {
   repo: string;
 }
 
-/** `https://github.com/acme/docs` (also with `.git` or a trailing slash) → `{ owner: 'acme', repo: 'docs' }`; anything else → null. */
-export function parseRepository(url: string | null | undefined): RepositoryName | null {
+/**
+ * The hosts whose repositories are GitHub's: github.com, and the web host of the configured API
+ * (`https://ghe.example.com/api/v3` → ghe.example.com; `https://api.github.com` → github.com).
+ */
+export function gitHubWebHosts(apiUrl: string): Set<string> {
+  const apiHost = new URL(apiUrl).host;
+  return new Set(['github.com', apiHost.replace(/^api\./, '')]);
+}
+
+/**
+ * `https://github.com/acme/docs` (also with `.git` or a trailing slash) → `{ owner: 'acme', repo: 'docs' }`
+ * when its host is one of `hosts` (see gitHubWebHosts); anything else, another code host included → null.
+ */
+export function parseRepository(url: string | null | undefined, hosts: ReadonlySet<string>): RepositoryName | null {
   if (!url) return null;
   let parsed: URL;
   try {
@@ -19,6 +31,7 @@ export function parseRepository(url: string | null | undefined): RepositoryName 
     return null;
   }
   if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return null;
+  if (!hosts.has(parsed.host)) return null;
   const parts = parsed.pathname.replace(/\/+$/, '').replace(/\.git$/, '').split('/').filter(Boolean);
   if (parts.length !== 2) return null;
   const [owner, repo] = parts.map(decodeURIComponent);

@@ -1,7 +1,13 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
+import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { parseQueryInteger } from '../../common/query-integer';
 import { JOB_STATUSES, JobStatus } from './jobs.repository';
+
+/** Digits only, as every integer query parameter (common/query-integer.ts); anything else fails IsInt. */
+const strictInteger = ({ value }: { value: unknown }) => parseQueryInteger(value) ?? NaN;
+const LIMIT_RULE = { message: 'limit must be an integer from 1 to 100' };
+const OFFSET_RULE = { message: 'offset must be an integer from 0 to 10000000' };
 
 export const PROMPT_MAX_LENGTH = 100_000;
 
@@ -15,11 +21,11 @@ export class PromptDto {
 
 export class ListJobsQuery {
   @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 20 })
-  @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(100)
+  @IsOptional() @Transform(strictInteger) @IsInt(LIMIT_RULE) @Min(1, LIMIT_RULE) @Max(100, LIMIT_RULE)
   limit?: number;
 
   @ApiPropertyOptional({ minimum: 0, default: 0 })
-  @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(10_000_000)
+  @IsOptional() @Transform(strictInteger) @IsInt(OFFSET_RULE) @Min(0, OFFSET_RULE) @Max(10_000_000, OFFSET_RULE)
   offset?: number;
 
   @ApiPropertyOptional({ enum: JOB_STATUSES })

@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { ModelMessage } from 'ai';
 import { Config } from '../../config/config';
 import { GitCheckout, GitWorkspace } from '../git/git-workspace';
-import { GitHubPulls, parseRepository } from '../github/github-pulls';
+import { GitHubPulls, gitHubWebHosts, parseRepository } from '../github/github-pulls';
 import { AgentModel, NO_MODEL_MESSAGE } from './agent-model';
 import { SecretScrubber } from './secret-scrubber';
 import { AgentTurnError, TurnAborted } from './turn-errors';
@@ -51,7 +51,12 @@ export class AgentRunner {
     private readonly git: GitWorkspace,
     private readonly pulls: GitHubPulls,
     private readonly scrubber: SecretScrubber,
-  ) {}
+  ) {
+    this.gitHubHosts = gitHubWebHosts(config.GITHUB_API_URL);
+  }
+
+  /** Repositories on these hosts get a pull request; any other code host gets its branch pushed only. */
+  private readonly gitHubHosts: ReadonlySet<string>;
 
   async runTurn(input: TurnInput): Promise<TurnResult> {
     if (!this.model.configured) throw new AgentTurnError(NO_MODEL_MESSAGE, false);
@@ -90,7 +95,7 @@ export class AgentRunner {
       let prLink = input.prLink;
       let summary = text || finalText;
       if (differs) {
-        const name = parseRepository(input.project.repository);
+        const name = parseRepository(input.project.repository, this.gitHubHosts);
         if (name) {
           await stopIfUnwanted();
           prLink = await this.pulls.ensurePull({ ...name, branch: checkout.branch, base: input.project.ref, title: subject, body: finalText, signal }).catch((err: unknown) => {

@@ -3,13 +3,16 @@ import { UAParser } from 'ua-parser-js';
 import agentsFile from './ai-agents.json';
 
 export type HitClass = 'human' | 'ai' | 'bot';
-export type AiCategory = 'assistant' | 'search' | 'training' | 'other';
+export type AiCategory = 'assistant' | 'agent' | 'search' | 'training' | 'other';
+export const AI_CATEGORIES: readonly AiCategory[] = ['assistant', 'agent', 'search', 'training', 'other'];
 
 export interface Classification {
   class: HitClass;
   /** '' unless class === 'ai': the canonical agent name, e.g. 'GPTBot', 'ChatGPT-User'. */
   aiAgent: string;
   aiCategory: AiCategory | '';
+  /** '' unless class === 'ai': the company behind the agent, e.g. 'OpenAI'. */
+  aiOperator: string;
   /** e.g. 'Chrome', 'Instagram'; '' unless human or unknown. */
   browser: string;
   /** e.g. 'Windows', 'iOS'; '' unless human or unknown. */
@@ -18,11 +21,26 @@ export interface Classification {
   device: string;
 }
 
-interface AiAgent {
+/**
+ * How a token is recognised (classification.md §1):
+ * - `word` (default): a whole word in any letter case; distinctive names such as GPTBot or
+ *   meta-externalagent, which senders and copies spell in more than one case.
+ * - `exact`: a whole word in the case the operator documents, where another case belongs to
+ *   someone else (ExaBot vs Exalead's Exabot) or the word is short (LCC, YaK).
+ * - `product`: only as the agent's own product token `Name/version` (at the start or after a
+ *   space, `;` or `(`): for names that are also ordinary words (Cursor, Devin, Trae), so
+ *   "Cursor" in prose or a device called "Devin" is not the agent.
+ */
+type MatchMode = 'word' | 'exact' | 'product';
+
+export interface AiAgent {
   name: string;
+  operator: string;
   category: AiCategory;
   tokens: string[];
-  caseSensitive?: boolean;
+  match?: MatchMode;
+  /** Ids of the operator's published IP range lists that this agent's traffic comes from. */
+  ranges?: string[];
 }
 
 /**
@@ -32,23 +50,54 @@ interface AiAgent {
  */
 const MAX_USER_AGENT_LENGTH = 1024;
 
-const AGENTS = agentsFile.agents as AiAgent[];
-const AGENT_BY_TOKEN = new Map(AGENTS.flatMap((agent) => agent.tokens.map((token) => [token.toLowerCase(), agent] as const)));
+export const AGENTS: readonly AiAgent[] = agentsFile.agents as AiAgent[];
 
 const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/**
- * Every AI token as one alternation, longest first so "GoogleOther-Image" wins over "GoogleOther"
- * at the same position. Token boundaries are any character but a letter, digit or underscore,
- * so "GPTBot/1.2", "(compatible; ClaudeBot" and "meta-externalagent/1.1" match, "Claudette" does not.
- */
-const AGENT_PATTERN = new RegExp(
-  `(?<![A-Za-z0-9_])(?:${[...AGENT_BY_TOKEN.keys()]
+/** Lowercased token (or exact token) → agent, per match mode. */
+const byMode = { word: new Map<string, AiAgent>(), exact: new Map<string, AiAgent>(), product: new Map<string, AiAgent>() };
+for (const agent of AGENTS) {
+  const mode = agent.match ?? 'word';
+  for (const token of agent.tokens) byMode[mode].set(mode === 'word' ? token.toLowerCase() : token, agent);
+}
+
+/** Longest first, so "Claude-SearchBot" wins over a shorter token at the same position. */
+const alternation = (tokens: Iterable<string>): string =>
+  [...tokens]
     .sort((a, b) => b.length - a.length)
     .map(escapeRegExp)
-    .join('|')})(?![A-Za-z0-9_])`,
-  'gi',
-);
+    .join('|');
+
+/**
+ * Whole tokens: the characters around a token may not be letters, digits or `_`, so "GPTBot/1.2",
+ * "(compatible; ClaudeBot" and "meta-externalagent/1.1" match, "Claudette" does not.
+ */
+const WORD_PATTERN = new RegExp(`(?<![A-Za-z0-9_])(?:${alternation(byMode.word.keys())})(?![A-Za-z0-9_])`, 'gi');
+const EXACT_PATTERN = new RegExp(`(?<![A-Za-z0-9_])(?:${alternation(byMode.exact.keys())})(?![A-Za-z0-9_])`, 'g');
+const PRODUCT_PATTERN = new RegExp(`(?:^|[\\s;(])(${alternation(byMode.product.keys())})/\\d`, 'g');
+
+/**
+ * Latin letters next to Cyrillic or Greek look-alikes in one word ("СlaudeBot" with a Cyrillic С),
+ * or full-width Latin: no browser or documented agent sends that; a disguised claim is a bot.
+ */
+const HOMOGLYPH = /[A-Za-z][\u0370-\u03ff\u0400-\u04ff]|[\u0370-\u03ff\u0400-\u04ff][A-Za-z]|[\uff21-\uff3a\uff41-\uff5a]/;
+
+/**
+ * Automation that names itself after AI but is in no list yet: a product token ending in
+ * AI/GPT/LLM + Bot/Crawler/Agent/User/…, or an AI operator's domain in the UA. Only asked once a
+ * UA is already known to be automation, so a browser is never moved to AI by it.
+ */
+const AI_NAMED = /(?<![A-Za-z0-9])([A-Za-z0-9]*(?:AI|GPT|LLM)[-_]?(?:Bot|Crawler|Spider|Agent|User|Fetcher|SearchBot|Search|Indexer|Index))(?![a-z])/;
+const AI_DOMAINS: ReadonlyArray<readonly [RegExp, string]> = [
+  [/\bopenai\.com\b/i, 'OpenAI'],
+  [/\b(?:anthropic\.com|claude\.(?:ai|com))\b/i, 'Anthropic'],
+  [/\bperplexity\.(?:ai|com)\b/i, 'Perplexity'],
+  [/\bmistral\.ai\b/i, 'Mistral'],
+  [/\bx\.ai\b/i, 'xAI'],
+  [/\bcohere\.(?:ai|com)\b/i, 'Cohere'],
+  [/\bdeepseek\.com\b/i, 'DeepSeek'],
+  [/\b(?:moonshot\.cn|kimi\.(?:ai|com))\b/i, 'Moonshot'],
+];
 
 /** Webviews of apps whose users are people; some carry words ("Google", "Line") that bot lists also use. */
 const IN_APP_BROWSERS: ReadonlyArray<readonly [name: string, pattern: RegExp]> = [
@@ -75,6 +124,14 @@ const BOT_EVIDENCE = /bot\b|crawl|spider|https?:\/\//i;
 const AUTOMATION =
   /headless|phantomjs|puppeteer|playwright|selenium|webdriver|htmlunit|slimerjs|jsdom\/|\bnightmare\b|lighthouse|gtmetrix|\bYLT\b|python-(?:requests|urllib|httpx)|\bcurl\/|\bwget\b|go-http-client|node-fetch|\baxios\/|\bokhttp\/|\bjava\/|libwww-perl|\bscrapy\b|\bdart:io\b|\bundici\b/i;
 
+/**
+ * A stock Android browser UA and nothing else: platform tuple, engine, browser tokens. The device
+ * model in the tuple may contain a word bot lists use (a phone called "Spider 8"), so isbot is not
+ * asked; a tuple that says compatible, bot, crawl or a URL is not a stock browser.
+ */
+const STOCK_BROWSER =
+  /^Mozilla\/5\.0 \(Linux; (?:U; )?Android [\d.]+;(?![^)]*(?:compatible|bot|crawl|https?:|@))[^()]*\) (?:AppleWebKit\/[\d.+]+ \(KHTML, like Gecko\)(?: (?:Version|Chrome|CriOS|FxiOS|EdgiOS|Mobile|Safari|Edg|EdgA|SamsungBrowser|OPR)\/[\w.]+| Mobile)+|Gecko\/[\d.]+ Firefox\/[\d.]+)$/;
+
 /** Empty, the log placeholder, control characters, or nothing a browser could have sent. */
 const GARBAGE = /[\u0000-\u001f\u007f]|^[^A-Za-z]*$/;
 
@@ -89,17 +146,40 @@ const DESKTOP_OSES = new Set([
 const CACHE_SIZE = 1000;
 const cache = new Map<string, Classification>();
 
-const EMPTY = { aiAgent: '', aiCategory: '', browser: '', os: '', device: '' } as const;
+const EMPTY = { aiAgent: '', aiCategory: '', aiOperator: '', browser: '', os: '', device: '' } as const;
 const BOT: Classification = Object.freeze({ ...EMPTY, class: 'bot' });
+
+const aiResult = (agent: Pick<AiAgent, 'name' | 'category' | 'operator'>): Classification =>
+  Object.freeze({ ...EMPTY, class: 'ai', aiAgent: agent.name, aiCategory: agent.category, aiOperator: agent.operator });
+
+/** The first match of a global pattern at or after 0, as [index, matched token]. */
+function firstMatch(pattern: RegExp, userAgent: string, group: number): [number, string] | undefined {
+  pattern.lastIndex = 0;
+  const m = pattern.exec(userAgent);
+  return m ? [m.index + m[0].indexOf(m[group]), m[group]] : undefined;
+}
 
 /** The AI agent named in the UA, or undefined. The leftmost token wins: vendors put theirs before their URL. */
 function findAiAgent(userAgent: string): AiAgent | undefined {
-  AGENT_PATTERN.lastIndex = 0;
-  for (let m = AGENT_PATTERN.exec(userAgent); m !== null; m = AGENT_PATTERN.exec(userAgent)) {
-    const agent = AGENT_BY_TOKEN.get(m[0].toLowerCase());
-    if (agent && (!agent.caseSensitive || agent.tokens.includes(m[0]))) return agent;
-  }
-  return undefined;
+  const word = firstMatch(WORD_PATTERN, userAgent, 0);
+  const exact = firstMatch(EXACT_PATTERN, userAgent, 0);
+  const product = byMode.product.size > 0 ? firstMatch(PRODUCT_PATTERN, userAgent, 1) : undefined;
+  let best: AiAgent | undefined;
+  let at = Infinity;
+  if (word && word[0] < at) [at, best] = [word[0], byMode.word.get(word[1].toLowerCase())];
+  if (exact && exact[0] < at) [at, best] = [exact[0], byMode.exact.get(exact[1])];
+  if (product && product[0] < at) [at, best] = [product[0], byMode.product.get(product[1])];
+  return best;
+}
+
+/** For automation already known to be a bot: an AI agent that names itself so but is in no list. */
+function unlistedAiAgent(userAgent: string): Classification | undefined {
+  const domain = AI_DOMAINS.find(([pattern]) => pattern.test(userAgent));
+  const named = AI_NAMED.exec(userAgent)?.[1];
+  if (!domain && !named) return undefined;
+  const product = /^([A-Za-z][\w.-]*)\//.exec(userAgent)?.[1] ?? /compatible; ?([A-Za-z][\w.-]*)/.exec(userAgent)?.[1];
+  const name = named ?? product ?? domain?.[1] ?? '';
+  return aiResult({ name, category: 'other', operator: domain?.[1] ?? name });
 }
 
 function deviceOf(type: string | undefined, os: string, userAgent: string): string {
@@ -129,19 +209,21 @@ function human(userAgent: string, inAppName: string | undefined): Classification
 }
 
 function classify(userAgent: string): Classification {
-  if (userAgent.length > MAX_USER_AGENT_LENGTH || GARBAGE.test(userAgent)) return BOT;
+  if (userAgent.length > MAX_USER_AGENT_LENGTH || GARBAGE.test(userAgent) || HOMOGLYPH.test(userAgent)) return BOT;
 
   // Before any bot test: isbot counts AI agents as bots.
   const agent = findAiAgent(userAgent);
-  if (agent) return Object.freeze({ ...EMPTY, class: 'ai', aiAgent: agent.name, aiCategory: agent.category });
+  if (agent) return aiResult(agent);
 
   if (userAgent.startsWith('Mozilla/') && !BOT_EVIDENCE.test(userAgent)) {
     const inApp = IN_APP_BROWSERS.find(([, pattern]) => pattern.test(userAgent));
     if (inApp) return human(userAgent, inApp[0]);
   }
 
-  // ua-parser-js 1.x has no crawler detection, so isbot alone decides here.
-  if (isbot(userAgent) || AUTOMATION.test(userAgent)) return BOT;
+  if (STOCK_BROWSER.test(userAgent)) return human(userAgent, undefined);
+
+  // ua-parser-js 1.x has no crawler detection, so isbot (and the automation list) decides here.
+  if (isbot(userAgent) || AUTOMATION.test(userAgent)) return unlistedAiAgent(userAgent) ?? BOT;
   return human(userAgent, undefined);
 }
 
@@ -161,4 +243,37 @@ export function classifyUserAgent(userAgent: string): Classification {
     if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value as string);
   }
   return result;
+}
+
+const AGENT_BY_NAME = new Map(AGENTS.map((agent) => [agent.name, agent]));
+const SIGNATURE_AGENTS = new Map(
+  (agentsFile.signatureAgents as Array<{ directory: string; agent: string }>).map((s) => [s.directory, AGENT_BY_NAME.get(s.agent) as AiAgent]),
+);
+
+/** The agent a request's Signature-Agent directory names (Web Bot Auth), if Docent knows that directory. */
+export function signatureAgentOf(directories: readonly string[]): AiAgent | undefined {
+  for (const directory of directories) {
+    const agent = SIGNATURE_AGENTS.get(directory);
+    if (agent) return agent;
+  }
+  return undefined;
+}
+
+/**
+ * Classifies a hit: a known operator's Signature-Agent directory (classification.md §2) makes it
+ * that operator's `ai` / `agent` whatever its user agent says; otherwise the user agent decides.
+ */
+export function classifyHit(userAgent: string, signatureDirectories?: readonly string[]): Classification {
+  if (signatureDirectories && signatureDirectories.length > 0) {
+    const agent = signatureAgentOf(signatureDirectories);
+    if (agent) return SIGNED_RESULTS.get(agent.name) as Classification;
+  }
+  return classifyUserAgent(userAgent);
+}
+
+const SIGNED_RESULTS = new Map([...SIGNATURE_AGENTS.values()].map((agent) => [agent.name, aiResult({ ...agent, category: 'agent' })]));
+
+/** The agent record behind a classification's canonical name (its ranges, for verification). */
+export function agentNamed(name: string): AiAgent | undefined {
+  return AGENT_BY_NAME.get(name);
 }

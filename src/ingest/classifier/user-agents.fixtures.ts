@@ -37,11 +37,6 @@ export const AI_AGENTS: ReadonlyArray<readonly [string, string, AiCategory]> = [
     'search',
   ],
   [
-    'Mozilla/5.0 (Linux; Android 6.0.1; Nexus 5X Build/MMB29P) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/W.X.Y.Z Mobile Safari/537.36 (compatible; GoogleOther)',
-    'GoogleOther',
-    'other',
-  ],
-  [
     'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Gemini-Deep-Research; +https://gemini.google/overview/deep-research/) Chrome/135.0.0.0 Safari/537.36',
     'Gemini-Deep-Research',
     'assistant',
@@ -55,10 +50,10 @@ export const AI_AGENTS: ReadonlyArray<readonly [string, string, AiCategory]> = [
   [
     'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko; compatible; GoogleAgent-Mariner) Chrome/142.0.7444.162 Safari/537.36',
     'GoogleAgent-Mariner',
-    'assistant',
+    'agent',
   ],
-  ['Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko; compatible; Google-Agent)', 'Google-Agent', 'assistant'],
-  ['Mozilla/5.0 (compatible; Google-Gemini-CLI/1.0; +https://github.com/google-gemini/gemini-cli)', 'Google-Gemini-CLI', 'assistant'],
+  ['Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko; compatible; Google-Agent)', 'Google-Agent', 'agent'],
+  ['Mozilla/5.0 (compatible; Google-Gemini-CLI/1.0; +https://github.com/google-gemini/gemini-cli)', 'Google-Gemini-CLI', 'agent'],
   // Meta
   ['meta-externalagent/1.1 (+https://developers.facebook.com/docs/sharing/webmasters/crawler)', 'Meta-ExternalAgent', 'training'],
   ['meta-externalfetcher/1.1 (+https://developers.facebook.com/docs/sharing/webmasters/crawler)', 'Meta-ExternalFetcher', 'assistant'],
@@ -77,7 +72,7 @@ export const AI_AGENTS: ReadonlyArray<readonly [string, string, AiCategory]> = [
   ],
   ['Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Amzn-SearchBot/0.1) Chrome/119.0.6045.214 Safari/537.36', 'Amzn-SearchBot', 'search'],
   ['Mozilla/5.0 (compatible; Amzn-User; +https://developer.amazon.com/)', 'Amzn-User', 'assistant'],
-  ['Mozilla/5.0 (compatible; AmazonBuyForMe; +https://www.amazon.com/)', 'AmazonBuyForMe', 'assistant'],
+  ['Mozilla/5.0 (compatible; AmazonBuyForMe; +https://www.amazon.com/)', 'AmazonBuyForMe', 'agent'],
   // ByteDance
   [
     'Mozilla/5.0 (Linux; Android 5.0) AppleWebKit/537.36 (KHTML, like Gecko) Mobile Safari/537.36 (compatible; Bytespider; spider-feedback@bytedance.com)',
@@ -98,7 +93,7 @@ export const AI_AGENTS: ReadonlyArray<readonly [string, string, AiCategory]> = [
   ['Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; MistralAI-User/1.0; +https://docs.mistral.ai/robots)', 'MistralAI-User', 'assistant'],
   ['cohere-ai', 'cohere-ai', 'assistant'],
   ['cohere-training-data-crawler (+crawler@cohere.ai)', 'cohere-training-data-crawler', 'training'],
-  ['DuckAssistBot/1.2; (+http://duckduckgo.com/duckassistbot.html)', 'DuckAssistBot', 'search'],
+  ['DuckAssistBot/1.2; (+http://duckduckgo.com/duckassistbot.html)', 'DuckAssistBot', 'assistant'],
   ['YouBot (+http://www.you.com)', 'YouBot', 'search'],
   ['Mozilla/5.0 (compatible; DeepSeekBot/1.0; +https://www.deepseek.com/bot)', 'DeepSeekBot', 'training'],
   ['Mozilla/5.0 (compatible; xAI-Bot/1.0; +https://x.ai/grok)', 'xAI-Bot', 'training'],
@@ -112,15 +107,10 @@ export const AI_AGENTS: ReadonlyArray<readonly [string, string, AiCategory]> = [
     'Diffbot',
     'training',
   ],
-  [
-    'Mozilla/5.0 (Linux; Android 7.0;) AppleWebKit/537.36 (KHTML, like Gecko) Mobile Safari/537.36 (compatible; PetalBot;+https://webmaster.petalsearch.com/site/petalbot)',
-    'PetalBot',
-    'search',
-  ],
-  ['Mozilla/5.0 (compatible; YandexAdditional/3.0; +http://yandex.com/bots)', 'YandexAdditional', 'search'],
+  ['Mozilla/5.0 (compatible; YandexAdditional/3.0; +http://yandex.com/bots)', 'YandexAdditional', 'training'],
   ['Mozilla/5.0 (compatible; Timpibot/0.9; +http://www.timpi.io)', 'Timpibot', 'training'],
   ['Mozilla/5.0 (compatible; ImagesiftBot; +imagesift.com)', 'ImagesiftBot', 'other'],
-  ['omgili/0.5 +http://omgili.com', 'omgili', 'other'],
+  ['omgili/0.5 +http://omgili.com', 'Webzio-Extended', 'training'],
   ['Mozilla/5.0 (compatible; Kangaroo Bot/1.0; +http://www.kangaroo.com)', 'Kangaroo Bot', 'training'],
   ['Mozilla/5.0 (compatible; PanguBot +https://www.pangutech.com)', 'PanguBot', 'training'],
   ['Mozilla/5.0 (compatible; ChatGLM-Spider/1.0; +https://chatglm.cn/)', 'ChatGLM-Spider', 'training'],
@@ -140,31 +130,31 @@ export const AI_AGENTS: ReadonlyArray<readonly [string, string, AiCategory]> = [
     'training',
   ],
   ['Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 newsai/1.0 Safari/537.36', 'newsai', 'other'],
-  ['Mozilla/5.0 (compatible; Spider; +https://www.spider.com/)', 'Spider', 'other'],
+  ['Mozilla/5.0 (compatible; Spider; +https://www.spider.com/)', 'Spider', 'training'],
   ['TerraCotta https://github.com/CeramicTeam/CeramicTerracotta', 'TerraCotta', 'search'],
   ['AwarioSmartBot/1.0 (+https://awario.com/bots.html; bots@awario.com)', 'Awario', 'other'],
   // Coding and browsing agents
   [
     'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/137.0.0.0 Safari/537.36; Devin/1.0; +https://devin.ai',
     'Devin',
-    'assistant',
+    'agent',
   ],
   [
     'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/132.0.0.0 Safari/537.36; Manus-User/1.0',
     'Manus-User',
-    'assistant',
+    'agent',
   ],
   [
     'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Trae/1.107.1 Chrome/142.0.7444.235 Electron/39.2.7 Safari/537.36',
     'Trae',
-    'assistant',
+    'agent',
   ],
   [
     'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Cursor/0.45.11 Chrome/128.0.6613.186 Electron/32.2.6 Safari/537.36',
     'Cursor',
-    'assistant',
+    'agent',
   ],
-  ['opencode-smartfetch/1.0', 'opencode', 'assistant'],
+  ['opencode-smartfetch/1.0', 'opencode', 'agent'],
 ];
 
 /** [what it is, user agent]: people, including in-app browsers and old or uncommon browsers. */
@@ -283,6 +273,11 @@ export const HUMANS: ReadonlyArray<readonly [string, string]> = [
 
 /** [what it is, user agent]: crawlers, monitors, SEO tools, HTTP libraries, headless browsers, garbage. */
 export const BOTS: ReadonlyArray<readonly [string, string]> = [
+  // Search and R&D crawlers that public AI lists disagree on: bot (classification.md §1)
+  ['GoogleOther', 'Mozilla/5.0 (Linux; Android 6.0.1; Nexus 5X Build/MMB29P) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/W.X.Y.Z Mobile Safari/537.36 (compatible; GoogleOther)'],
+  ['PetalBot', 'Mozilla/5.0 (Linux; Android 7.0;) AppleWebKit/537.36 (KHTML, like Gecko) Mobile Safari/537.36 (compatible; PetalBot;+https://webmaster.petalsearch.com/site/petalbot)'],
+  ['Bravebot', 'Mozilla/5.0 (compatible; Bravebot/1.0; +https://search.brave.com/help/brave-search-crawler)'],
+  ['homoglyph spoof of ClaudeBot (Cyrillic С)', 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; \u0421laudeBot/1.0; +claudebot@anthropic.com)'],
   ['Googlebot desktop', 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Googlebot/2.1; +http://www.google.com/bot.html) Chrome/131.0.6778.204 Safari/537.36'],
   [
     'Googlebot smartphone',

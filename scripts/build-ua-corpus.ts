@@ -1,0 +1,101 @@
+/**
+ * Builds test/classification/ua-corpus.json: real user agents, each labelled by
+ * shared/spec/classification.md, with its source and that source's licence.
+ *
+ *   npm run build:corpus
+ *
+ * Sources (all npm packages, devDependencies, or rows already in this repository):
+ *   - crawler-user-agents (MIT): every `instances` string; label bot unless
+ *     test/classification/crawler-list-labels.json (reviewed by hand) says otherwise;
+ *   - user-agents (BSD-2-Clause): browser UAs collected from real traffic, a fixed 1-in-N sample;
+ *   - top-user-agents (MIT): the most common browser UAs;
+ *   - src/ingest/classifier/user-agents.fixtures.ts: UAs quoted from operators' crawler pages and
+ *     isbot's fixtures (MIT); rows that are illustrations rather than captured UAs are left out.
+ * The labels never come from the classifier: they are the policy applied by a person.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import registry from '../src/ingest/classifier/agents/registry.json';
+import { AI_AGENTS, BOTS, HUMANS } from '../src/ingest/classifier/user-agents.fixtures';
+import type { CorpusRow } from '../test/classification/evaluate';
+
+const root = resolve(__dirname, '..');
+const pkg = (name: string): { version: string; license: string } => JSON.parse(readFileSync(resolve(root, 'node_modules', name, 'package.json'), 'utf8'));
+
+const rows: CorpusRow[] = [];
+const seen = new Set<string>();
+const add = (row: CorpusRow): void => {
+  const ua = row.ua.trim();
+  if (ua === '' || seen.has(ua)) return;
+  seen.add(ua);
+  rows.push({ ...row, ua });
+};
+
+// 1. crawler-user-agents
+const cua = pkg('crawler-user-agents');
+const crawlerList = JSON.parse(readFileSync(resolve(root, 'node_modules/crawler-user-agents/crawler-user-agents.json'), 'utf8')) as Array<{
+  pattern: string;
+  instances?: string[];
+  tags?: string[];
+}>;
+const { labels } = JSON.parse(readFileSync(resolve(root, 'test/classification/crawler-list-labels.json'), 'utf8')) as {
+  labels: Record<string, { class: 'human' | 'ai' | 'bot'; agent?: string; operator?: string; category?: CorpusRow['category'] }>;
+};
+for (const entry of crawlerList) {
+  const label = labels[entry.pattern] ?? { class: 'bot' as const };
+  for (const ua of entry.instances ?? []) {
+    add({
+      ua,
+      class: label.class,
+      ...(label.class === 'ai' ? { agent: label.agent, operator: label.operator, category: label.category } : {}),
+      kind: (entry.tags ?? []).join(',') || 'crawler',
+      source: `crawler-user-agents@${cua.version} (npm; github.com/monperrus/crawler-user-agents), pattern ${entry.pattern}`,
+      license: cua.license,
+    });
+  }
+}
+
+// 2. user-agents: every Nth distinct UA of its data file (captured from real browsers).
+const ua = pkg('user-agents');
+const browsers = [...new Set((JSON.parse(readFileSync(resolve(root, 'node_modules/user-agents/dist/user-agents.json'), 'utf8')) as Array<{ userAgent: string }>).map((r) => r.userAgent))].sort();
+const step = Math.max(1, Math.floor(browsers.length / 250));
+for (let i = 0; i < browsers.length; i += step) {
+  add({ ua: browsers[i], class: 'human', kind: 'browser', source: `user-agents@${ua.version} (npm; github.com/intoli/user-agents)`, license: ua.license });
+}
+
+// 3. top-user-agents
+const top = pkg('top-user-agents');
+for (const file of ['desktop.json', 'mobile.json']) {
+  for (const s of JSON.parse(readFileSync(resolve(root, 'node_modules/top-user-agents/src', file), 'utf8')) as string[]) {
+    add({ ua: s, class: 'human', kind: 'browser', source: `top-user-agents@${top.version} (npm) ${file}`, license: top.license });
+  }
+}
+
+// 4. rows already kept in the repository's fixtures
+const agentByName = new Map(registry.agents.map((a) => [a.name, a]));
+for (const [s, agent, category] of AI_AGENTS) {
+  const record = agentByName.get(agent);
+  add({
+    ua: s,
+    class: 'ai',
+    agent,
+    operator: record?.operator ?? '',
+    category,
+    kind: 'ai',
+    source: `operator documentation ${record?.docs ?? '(see ai-agents.PROVENANCE.md)'}, via src/ingest/classifier/user-agents.fixtures.ts`,
+    license: 'quoted user-agent string (a fact published by its operator)',
+  });
+}
+const illustrative = /example\.com|novaact\.com/;
+for (const [what, s] of HUMANS) {
+  add({ ua: s, class: 'human', kind: `browser: ${what}`, source: 'isbot fixtures (github.com/omrilotan/isbot, fixtures/*.yml), via user-agents.fixtures.ts', license: 'MIT' });
+}
+for (const [what, s] of BOTS) {
+  if (illustrative.test(s) || /[^\x20-\x7e]/.test(s) || what.startsWith('homoglyph')) continue;
+  add({ ua: s, class: 'bot', kind: `bot: ${what}`, source: 'isbot fixtures (github.com/omrilotan/isbot, fixtures/*.yml), via user-agents.fixtures.ts', license: 'MIT' });
+}
+
+const outPath = resolve(root, 'test/classification/ua-corpus.json');
+writeFileSync(outPath, `${JSON.stringify({ $comment: 'Generated by scripts/build-ua-corpus.ts; see README.md beside it.', rows }, null, 1)}\n`);
+const count = (c: string): number => rows.filter((r) => r.class === c).length;
+console.log(`wrote ${outPath}: ${rows.length} rows (human ${count('human')}, ai ${count('ai')}, bot ${count('bot')})`);

@@ -1,0 +1,136 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { isbot } from 'isbot';
+import { UAParser } from 'ua-parser-js';
+import { AiCategory, classifyUserAgent, HitClass } from '../../src/ingest/classifier/user-agent-classifier';
+
+/** One labelled user agent of the corpus (labels by shared/spec/classification.md). */
+export interface CorpusRow {
+  ua: string;
+  class: HitClass;
+  agent?: string;
+  operator?: string;
+  category?: AiCategory;
+  /** What the source says it is (crawler-user-agents tags, "browser", …). */
+  kind: string;
+  source: string;
+  license: string;
+}
+
+export const CLASSES: readonly HitClass[] = ['human', 'ai', 'bot'];
+const CATEGORIES: readonly AiCategory[] = ['assistant', 'agent', 'search', 'training', 'other'];
+
+export function loadCorpus(): CorpusRow[] {
+  return (JSON.parse(readFileSync(resolve(__dirname, 'ua-corpus.json'), 'utf8')) as { rows: CorpusRow[] }).rows;
+}
+
+export interface Miss {
+  row: CorpusRow;
+  predicted: HitClass;
+  detail: string;
+}
+
+export interface Report {
+  name: string;
+  rows: number;
+  /** confusion[label][predicted] */
+  confusion: Record<HitClass, Record<HitClass, number>>;
+  accuracy: number;
+  /** People vs automation (ai ∪ bot): the question isbot answers. */
+  humanVsAutomation: number;
+  aiRecall: number;
+  aiPrecision: number;
+  /** Per AI category: the share of its rows counted as ai, and as ai with the same category. */
+  categories: Record<AiCategory, { rows: number; asAi: number; sameCategory: number }>;
+  operators: { rows: number; same: number; distinct: number };
+  browsersAsAi: number;
+  searchCrawlersAsAi: number;
+  misses: Miss[];
+}
+
+export type Predict = (ua: string) => { class: HitClass; category?: string; operator?: string; agent?: string };
+
+export const docent: Predict = (ua) => {
+  const c = classifyUserAgent(ua);
+  return { class: c.class, category: c.aiCategory, operator: c.aiOperator, agent: c.aiAgent };
+};
+
+/** isbot alone: it knows automation from people, and has no AI class. */
+export const isbotAlone: Predict = (ua) => ({ class: ua.trim() === '' || isbot(ua) ? 'bot' : 'human' });
+
+/**
+ * ua-parser-js 1.x has no bot or AI detection (that arrived with 2.x, AGPL): the nearest it offers
+ * is whether it recognises a browser at all, so "no browser name" is read as automation.
+ */
+const parser = new UAParser();
+export const uaParserAlone: Predict = (ua) => {
+  parser.setUA(ua);
+  return { class: parser.getBrowser().name ? 'human' : 'bot' };
+};
+
+const isSearchCrawler = (row: CorpusRow): boolean => row.class === 'bot' && /search-engine/.test(row.kind);
+
+export function evaluate(name: string, rows: readonly CorpusRow[], predict: Predict): Report {
+  const confusion = Object.fromEntries(CLASSES.map((l) => [l, Object.fromEntries(CLASSES.map((p) => [p, 0]))])) as Report['confusion'];
+  const categories = Object.fromEntries(CATEGORIES.map((c) => [c, { rows: 0, asAi: 0, sameCategory: 0 }])) as Report['categories'];
+  const operators = { rows: 0, same: 0, distinct: new Set<string>() };
+  const misses: Miss[] = [];
+  let browsersAsAi = 0;
+  let searchCrawlersAsAi = 0;
+  for (const row of rows) {
+    const p = predict(row.ua);
+    confusion[row.class][p.class] += 1;
+    if (p.class !== row.class) misses.push({ row, predicted: p.class, detail: p.agent ? `${p.agent} (${p.category}, ${p.operator})` : '' });
+    if (row.class === 'human' && p.class === 'ai') browsersAsAi += 1;
+    if (isSearchCrawler(row) && p.class === 'ai') searchCrawlersAsAi += 1;
+    if (row.class === 'ai' && row.category) {
+      const c = categories[row.category];
+      c.rows += 1;
+      if (p.class === 'ai') c.asAi += 1;
+      if (p.class === 'ai' && p.category === row.category) c.sameCategory += 1;
+      operators.rows += 1;
+      if (row.operator) operators.distinct.add(row.operator);
+      if (p.class === 'ai' && p.operator === row.operator) operators.same += 1;
+    }
+  }
+  const total = rows.length;
+  const correct = CLASSES.reduce((n, c) => n + confusion[c][c], 0);
+  const aiRows = CLASSES.reduce((n, c) => n + confusion.ai[c], 0);
+  const aiPredicted = CLASSES.reduce((n, c) => n + confusion[c].ai, 0);
+  return {
+    name,
+    rows: total,
+    confusion,
+    accuracy: correct / total,
+    humanVsAutomation: (confusion.human.human + confusion.ai.ai + confusion.ai.bot + confusion.bot.ai + confusion.bot.bot) / total,
+    aiRecall: aiRows ? confusion.ai.ai / aiRows : 0,
+    aiPrecision: aiPredicted ? confusion.ai.ai / aiPredicted : 0,
+    categories,
+    operators: { rows: operators.rows, same: operators.same, distinct: operators.distinct.size },
+    browsersAsAi,
+    searchCrawlersAsAi,
+    misses,
+  };
+}
+
+const pct = (x: number): string => `${(100 * x).toFixed(2)} %`;
+
+export function formatReport(r: Report, showMisses: boolean): string {
+  const lines = [`== ${r.name}: ${r.rows} rows ==`, 'confusion (rows = label, columns = predicted):', `            ${CLASSES.map((c) => c.padStart(7)).join('')}`];
+  for (const l of CLASSES) lines.push(`  ${l.padEnd(9)} ${CLASSES.map((p) => String(r.confusion[l][p]).padStart(7)).join('')}`);
+  lines.push(
+    `3-class accuracy ${pct(r.accuracy)}   human-vs-automation accuracy ${pct(r.humanVsAutomation)}`,
+    `AI recall ${pct(r.aiRecall)}   AI precision ${pct(r.aiPrecision)}`,
+    `browsers counted as AI: ${r.browsersAsAi}   search crawlers counted as AI: ${r.searchCrawlersAsAi}`,
+    'per AI category (rows; counted as ai; as ai with the same category):',
+  );
+  for (const [c, v] of Object.entries(r.categories)) {
+    lines.push(`  ${c.padEnd(10)} ${String(v.rows).padStart(4)}   ${pct(v.rows ? v.asAi / v.rows : 0).padStart(9)}   ${pct(v.rows ? v.sameCategory / v.rows : 0).padStart(9)}`);
+  }
+  lines.push(`operator named right on ${r.operators.same} / ${r.operators.rows} AI rows (${r.operators.distinct} operators in the corpus)`);
+  if (showMisses) {
+    lines.push(`rows it gets wrong (${r.misses.length}):`);
+    for (const m of r.misses) lines.push(`  [${m.row.class} → ${m.predicted}${m.detail ? `: ${m.detail}` : ''}] ${m.row.ua}   (${m.row.kind}; ${m.row.source})`);
+  }
+  return lines.join('\n');
+}
