@@ -12,6 +12,7 @@ import { IngestModule } from './ingest/ingest.module';
 import { InsightsModule } from './insights/insights.module';
 import { TrackerModule } from './ingest/tracker/tracker.module';
 import { ProjectsModule } from './projects/projects.module';
+import { ReportsModule } from './reports/reports.module';
 import { VisitorsModule } from './visitors/visitors.module';
 import { WebhooksModule } from './webhooks/webhooks-http.module';
 import { WebhooksCoreModule } from './webhooks/webhooks.module';
@@ -47,6 +48,7 @@ export class AppModule {
         VisitorsModule,
         InsightsModule,
         WebhooksModule,
+        ReportsModule,
         MetricsHttpModule,
       ],
       controllers: [HealthController],
