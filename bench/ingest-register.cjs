@@ -11,3 +11,12 @@ require.extensions['.ts'] = function compileTypeScript(module, filename) {
   const { code } = swc.transformSync(fs.readFileSync(filename, 'utf8'), { ...options, swcrc: false, filename, sourceMaps: 'inline' });
   module._compile(code, filename);
 };
+
+// Node tries extensions in registration order (.js, .json, .node, then ours): `./ai-assistants`
+// would load ai-assistants.json before ai-assistants.ts. Put .ts first, as jest and tsc resolve it.
+for (const ext of Object.keys(require.extensions)) {
+  if (ext === '.ts') continue;
+  const handler = require.extensions[ext];
+  delete require.extensions[ext];
+  require.extensions[ext] = handler;
+}

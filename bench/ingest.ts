@@ -1,4 +1,4 @@
-// npm run bench:ingest [-- --seconds 5 --rounds 3 --clients 4 --connections 256 --log-level warn --only a|b --half --cpu-prof DIR]
+// npm run bench:ingest [-- --seconds 5 --rounds 3 --clients 4 --connections 256 --log-level warn --only a|b --half --verification-ab --cpu-prof DIR]
 //
 // P1 (a) hits/s through POST /v1/ingest (500-hit batches, several concurrent clients, acknowledged hits
 //     only) against raw client.insert of the same rows (500-row inserts, as many concurrent callers)
@@ -6,6 +6,8 @@
 // P2 (b) single-hit POST /v1/collect req/s and p99 against a bare NestJS-on-Fastify route answering 202,
 //     both with autocannon at 256 connections; P2a the same at 50 connections (each side as fast as it
 //     goes); --half adds each one's p99 at half its peak rate.
+// --verification-ab: P1's ingest also against a second service with AGENT_VERIFICATION=off, in the
+//     same rounds (alternating), for the cost of checking AI hits' IPs against operators' ranges.
 // Warm-up first, then alternating rounds; medians are reported. Every server runs in its own
 // process (chDB binds one data directory per process) while this process drives the load.
 import autocannon from 'autocannon';
@@ -15,6 +17,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { freePort } from './free-port';
 import { classifyUserAgent } from '../src/ingest/classifier/user-agent-classifier';
+import { AgentRanges } from '../src/ingest/verification/agent-ranges';
 import { HitRow, toClickHouseTime } from '../src/ingest/hits.repository';
 import { visitorIdentity } from '../src/ingest/visitor-identity';
 
@@ -36,6 +39,7 @@ const LOG_LEVEL = arg('log-level', 'warn');
 const ONLY = arg('only', '');
 const HALF = process.argv.includes('--half');
 const CPU_PROF = arg('cpu-prof', '');
+const VERIFICATION_AB = process.argv.includes('--verification-ab');
 
 const USER_AGENTS = [
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
@@ -60,11 +64,11 @@ function message<T>(child: ChildProcess): Promise<T> {
 
 const exited = (child: ChildProcess) => new Promise<void>((r) => (child.exitCode !== null ? r() : child.once('exit', () => r())));
 
-async function startService(dataDir: string): Promise<{ base: string; child: ChildProcess }> {
+async function startService(dataDir: string, env: Record<string, string> = {}): Promise<{ base: string; child: ChildProcess }> {
   const port = await freePort();
   const child = spawn(process.execPath, [...(CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : []), join(ROOT, 'dist', 'main.js')], {
     cwd: ROOT,
-    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', ADMIN_TOKEN, LOG_LEVEL, WORKER: 'off' },
+    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', ADMIN_TOKEN, LOG_LEVEL, WORKER: 'off', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const base = `http://127.0.0.1:${port}`;
@@ -92,6 +96,7 @@ function fixedHits(): Array<{ timestamp: string; path: string; userAgent: string
 
 /** The rows the service would store for these hits (fixed salt: the hashing cost is the same). */
 function rowsFor(projectId: string, hits: ReturnType<typeof fixedHits>): HitRow[] {
+  const ranges = new AgentRanges();
   return hits.map((h) => {
     const c = classifyUserAgent(h.userAgent);
     return {
@@ -102,8 +107,8 @@ function rowsFor(projectId: string, hits: ReturnType<typeof fixedHits>): HitRow[
       class: c.class,
       ai_agent: c.aiAgent,
       ai_category: c.aiCategory,
-      ai_operator: '',
-      verification: 'unknown',
+      ai_operator: c.aiOperator,
+      verification: c.class === 'ai' ? ranges.verify(c.aiAgent, h.ip) : 'unknown',
       browser: c.browser,
       os: c.os,
       device: c.device,
@@ -125,6 +130,8 @@ interface Figures {
   rawGroupedHitsPerSec: number[];
   ingestHitsPerSec: number[];
   ingestNon2xx: number[];
+  ingestNoVerifyHitsPerSec: number[];
+  ingestWithVerifyHitsPerSec: number[];
   keyedHitsPerSec: number[];
   collectRps: number[];
   collectP99: number[];
@@ -141,12 +148,23 @@ interface Figures {
 async function main(): Promise<void> {
   const serviceDir = mkdtempSync(join(tmpdir(), 'docent-bench-svc-'));
   const rawDir = mkdtempSync(join(tmpdir(), 'docent-bench-raw-'));
+  const offDir = mkdtempSync(join(tmpdir(), 'docent-bench-noverify-'));
   const children: ChildProcess[] = [];
   try {
     const { base, child: service } = await startService(serviceDir);
     children.push(service);
     const created = await fetch(`${base}/v1/projects`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'bench' }) });
     const { project, apiKey } = (await created.json()) as { project: { id: string }; apiKey: string };
+
+    // The same service with AGENT_VERIFICATION=off, for the A/B of verification's cost.
+    let off: { base: string; projectId: string; apiKey: string } | undefined;
+    if (VERIFICATION_AB) {
+      const { base: offBase, child } = await startService(offDir, { AGENT_VERIFICATION: 'off' });
+      children.push(child);
+      const res = await fetch(`${offBase}/v1/projects`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'bench' }) });
+      const body = (await res.json()) as { project: { id: string }; apiKey: string };
+      off = { base: offBase, projectId: body.project.id, apiKey: body.apiKey };
+    }
 
     const register = join(__dirname, 'ingest-register.cjs');
     const raw = fork(join(__dirname, 'ingest-raw-insert.ts'), [], { execArgv: ['-r', register], env: { ...process.env, DATA_DIR: rawDir }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
@@ -171,11 +189,11 @@ async function main(): Promise<void> {
       return inserted / took;
     };
     let keyCounter = 0;
-    const runIngest = async (seconds: number, keyed = false) => {
+    const runIngest = async (seconds: number, keyed = false, target = { base, projectId: project.id, apiKey }) => {
       const r = await cannon({
-        url: `${base}/v1/ingest/${project.id}/hits`,
+        url: `${target.base}/v1/ingest/${target.projectId}/hits`,
         method: 'POST',
-        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+        headers: { authorization: `Bearer ${target.apiKey}`, 'content-type': 'application/json' },
         body: ingestBody,
         connections: CLIENTS,
         duration: seconds,
@@ -200,6 +218,7 @@ async function main(): Promise<void> {
     if (doA) await runRaw(warm, 'grouped');
     if (doA) await runIngest(warm);
     if (doA) await runIngest(warm, true);
+    if (doA && off) await runIngest(warm, false, off);
     if (doB) await runCollect(collectUrl, warm);
     if (doB) await runCollect(bareUrl, warm);
     if (doB) await runCollect(collectUrl, warm, undefined, HALF_RATE_CONNECTIONS);
@@ -207,6 +226,7 @@ async function main(): Promise<void> {
 
     const f: Figures = {
       rawHitsPerSec: [], rawBatchesHitsPerSec: [], rawGroupedHitsPerSec: [], ingestHitsPerSec: [], ingestNon2xx: [], keyedHitsPerSec: [],
+      ingestNoVerifyHitsPerSec: [], ingestWithVerifyHitsPerSec: [],
       collectRps: [], collectP99: [], collectHalfP99: [], bareRps: [], bareP99: [], bareHalfP99: [],
       collect50Rps: [], collect50P99: [], bare50Rps: [], bare50P99: [],
     };
@@ -228,6 +248,14 @@ async function main(): Promise<void> {
           const keyed = await runIngest(SECONDS, true);
           f.keyedHitsPerSec.push(keyed.hitsPerSec);
           f.ingestNon2xx.push(keyed.non2xx);
+          if (off) {
+            // Back to back, order alternating by round: verification on (the main service) and off.
+            const pair = round % 2 === 1 ? [false, true] : [true, false];
+            for (const withVerification of pair) {
+              const v = await runIngest(SECONDS, false, withVerification ? { base, projectId: project.id, apiKey } : off);
+              (withVerification ? f.ingestWithVerifyHitsPerSec : f.ingestNoVerifyHitsPerSec).push(v.hitsPerSec);
+            }
+          }
         }
       }
       const sides = round % 2 === 1 ? (['collect', 'bare'] as const) : (['bare', 'collect'] as const);
@@ -248,7 +276,8 @@ async function main(): Promise<void> {
         }
       }
       process.stdout.write(
-        `round ${round}: raw ${Math.round(f.rawBatchesHitsPerSec.at(-1) ?? 0)} / ${Math.round(f.rawGroupedHitsPerSec.at(-1) ?? 0)} hits/s, ingest ${Math.round(f.ingestHitsPerSec.at(-1) ?? 0)} hits/s (keyed ${Math.round(f.keyedHitsPerSec.at(-1) ?? 0)}); ` +
+        `round ${round}: raw ${Math.round(f.rawBatchesHitsPerSec.at(-1) ?? 0)} / ${Math.round(f.rawGroupedHitsPerSec.at(-1) ?? 0)} hits/s, ingest ${Math.round(f.ingestHitsPerSec.at(-1) ?? 0)} hits/s (keyed ${Math.round(f.keyedHitsPerSec.at(-1) ?? 0)}` +
+          `${off ? `; verification on ${Math.round(f.ingestWithVerifyHitsPerSec.at(-1) ?? 0)} / off ${Math.round(f.ingestNoVerifyHitsPerSec.at(-1) ?? 0)}` : ''}); ` +
           `collect ${Math.round(f.collectRps.at(-1) ?? 0)} req/s (p99 ${f.collectP99.at(-1) ?? 0} ms) vs bare ${Math.round(f.bareRps.at(-1) ?? 0)}; ` +
           `at ${HALF_RATE_CONNECTIONS} conn. collect ${Math.round(f.collect50Rps.at(-1) ?? 0)} req/s (p99 ${f.collect50P99.at(-1) ?? 0} ms) vs bare ${Math.round(f.bare50Rps.at(-1) ?? 0)}\n`,
       );
@@ -262,6 +291,9 @@ async function main(): Promise<void> {
       [`    with an Idempotency-Key per batch`, fmt(m.keyedHitsPerSec), '', (m.keyedHitsPerSec / m.rawHitsPerSec).toFixed(2), ''],
       [`    raw: ${CLIENTS}×${BATCH}-row inserts at once`, '', fmt(m.rawBatchesHitsPerSec), (m.ingestHitsPerSec / m.rawBatchesHitsPerSec).toFixed(2), ''],
       [`    raw: one ${CLIENTS * BATCH}-row insert at a time`, '', fmt(m.rawGroupedHitsPerSec), (m.ingestHitsPerSec / m.rawGroupedHitsPerSec).toFixed(2), ''],
+      ...(off
+        ? [[`    verification on ÷ off (AGENT_VERIFICATION), same rounds`, fmt(m.ingestWithVerifyHitsPerSec), fmt(m.ingestNoVerifyHitsPerSec) + ' (off)', (m.ingestWithVerifyHitsPerSec / m.ingestNoVerifyHitsPerSec).toFixed(3), '≥ 0.95']]
+        : []),
       [`P2 (b) /v1/collect req/s, ${CONNECTIONS} connections`, fmt(m.collectRps), fmt(m.bareRps) + ' (bare Nest)', (m.collectRps / m.bareRps).toFixed(2), '≥ 0.6'],
       ['   (b) p99 ms', String(m.collectP99), String(m.bareP99), '', ''],
       [`P2a (b) /v1/collect req/s, ${HALF_RATE_CONNECTIONS} connections`, fmt(m.collect50Rps), fmt(m.bare50Rps) + ' (bare Nest)', (m.collect50Rps / m.bare50Rps).toFixed(2), '≥ 0.5'],
@@ -275,12 +307,13 @@ async function main(): Promise<void> {
         `\nload average ${load()} at the end\n`,
     );
     for (const child of [raw, bare]) child.send('exit');
-    service.kill('SIGTERM');
+    for (const child of children) if (child !== raw && child !== bare) child.kill('SIGTERM');
     await Promise.all(children.map(exited));
   } finally {
     for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
     rmSync(serviceDir, { recursive: true, force: true });
     rmSync(rawDir, { recursive: true, force: true });
+    rmSync(offDir, { recursive: true, force: true });
   }
 }
 

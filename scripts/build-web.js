@@ -1,9 +1,11 @@
 // Builds the dashboard (web/ → web/dist) with Vite when a source is newer than the build: `npm run
 // build` (and so `npm start`) and jest's globalSetup (the browser suites open the real dashboard)
-// both call it, and a build that is up to date is left alone — rebuilding empties web/dist, which
-// a running server would notice. `--force` always builds.
+// both call it; a build that is up to date is left alone. `--force` always builds.
+// A build never pulls files from under a running server: Vite writes to a scratch folder, new
+// hashed assets are added beside the old ones (a page loaded before keeps working), and
+// index.html is replaced last, by an atomic rename.
 const { execFileSync } = require('node:child_process');
-const { existsSync, readdirSync, statSync } = require('node:fs');
+const { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } = require('node:fs');
 const { join } = require('node:path');
 
 const root = join(__dirname, '..');
@@ -23,7 +25,18 @@ function newest(dir) {
 function buildWeb(force = false) {
   const inputs = Math.max(newest(web), statSync(join(root, 'package-lock.json')).mtimeMs);
   if (!force && existsSync(built) && statSync(built).mtimeMs >= inputs) return;
-  execFileSync(process.execPath, [join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', join(web, 'vite.config.mts'), '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+  const scratch = join(web, `.build-${process.pid}`);
+  try {
+    execFileSync(process.execPath, [join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', join(web, 'vite.config.mts'), '--outDir', scratch, '--emptyOutDir', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+    const assets = join(web, 'dist', 'assets');
+    mkdirSync(assets, { recursive: true });
+    for (const name of readdirSync(join(scratch, 'assets'))) {
+      if (!existsSync(join(assets, name))) copyFileSync(join(scratch, 'assets', name), join(assets, name));
+    }
+    renameSync(join(scratch, 'index.html'), built);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
 }
 
 module.exports = buildWeb;

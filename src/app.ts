@@ -4,7 +4,7 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { AllExceptionsFilter } from './common/all-exceptions.filter';
-import { edgeServerOptions, refuseNul } from './common/http-edge';
+import { edgeServerOptions, refuseNul, shapeDocsRouteErrors } from './common/http-edge';
 import { createValidationPipe } from './common/validation.pipe';
 import { Config } from './config/config';
 import { registerDashboard } from './dashboard/dashboard';
@@ -32,6 +32,7 @@ export async function createApp(config: Config, options: { logger?: boolean } = 
   });
   const fastify = adapter.getInstance();
   refuseNul(fastify);
+  shapeDocsRouteErrors(fastify, '/docs');
 
   fastify.addHook('onRoute', (route) => {
     const limit = ROUTE_BODY_LIMITS.find(([pattern]) => pattern.test(route.url))?.[1];

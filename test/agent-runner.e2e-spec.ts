@@ -6,6 +6,7 @@ import { generateText, stepCountIs, streamText, tool } from 'ai';
 import { createServer } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -443,7 +444,8 @@ describe('AgentRunner against the stand-ins', () => {
   it('a ref lock left by a killed fetch is cleared once stale', async () => {
     model.setScript([{ text: 'Nothing to do.' }]);
     await runner.runTurn(turn());
-    const [mirror] = readdirSync(join(dataDir, 'git', 'mirrors')).filter((n) => n.endsWith('.git'));
+    // The mirror of this repository (other tests add mirrors of their own): named by its clone URL's hash.
+    const mirror = `${createHash('sha256').update(repo.cloneUrl).digest('hex').slice(0, 24)}.git`;
     const lock = join(dataDir, 'git', 'mirrors', mirror, 'refs', 'heads', 'main.lock');
     writeFileSync(lock, '');
     const old = new Date(Date.now() - 5 * 60_000);

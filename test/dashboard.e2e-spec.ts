@@ -72,6 +72,7 @@ describeInBrowser(`Dashboard in headless Chromium (${CHROMIUM})`, () => {
       AGENT_API_KEY: 'sk-dashboard-test',
       GITHUB_API_URL: github.apiUrl,
       GITHUB_TOKEN: github.token,
+      AGENT_RETRY_BACKOFF_MS: '100',
     });
     ({ projectId, apiKey } = await t.createProject({ name: 'Acme docs', repository: 'https://github.com/acme/docs', cloneUrl: repo.cloneUrl }));
     await ingest([...docsTraffic(WEEK.from, 7, 1), ...docsTraffic('2026-09-24', 7, 2, 0.7)]);
@@ -151,9 +152,16 @@ describeInBrowser(`Dashboard in headless Chromium (${CHROMIUM})`, () => {
     const d = drawn as { width: number; height: number; painted: number };
     expect(d.width).toBeGreaterThan(600);
     expect(d.painted).toBeGreaterThan(2000);
-    // uPlot's live legend names both series.
-    await expect(page.locator('[data-testid="chart"] .u-legend').textContent()).resolves.toMatch(/Human visitors.*AI visitors/);
     await shot('overview-light');
+    // Hovering a day shows its numbers: the API's bucket for that day.
+    const box = (await page.locator('[data-testid="chart"] .u-over').boundingBox())!;
+    await page.mouse.move(box.x + 2, box.y + box.height / 2);
+    const tip = page.locator('[data-testid="chart"] .chart-tip');
+    await expect(tip.textContent()).resolves.toMatch(/^Thursday, 1 October 2026.*human visitors.*AI visitors/);
+    const series = await api(`/v1/analytics/${projectId}/timeseries?dateFrom=2026-10-01&dateTo=2026-10-08&timezone=UTC&interval=day`);
+    expect(await tip.textContent()).toContain(`${series.buckets[0].human} human visitors`);
+    expect(await tip.textContent()).toContain(`${series.buckets[0].ai} AI visitors`);
+    await page.mouse.move(0, 0);
   });
 
   it('filters the whole view by a clicked page: the URL holds the filter, the cards the API\'s filtered answer', async () => {
@@ -183,6 +191,16 @@ describeInBrowser(`Dashboard in headless Chromium (${CHROMIUM})`, () => {
     await page.waitForURL((url) => url.searchParams.get('agent') === agent);
     await page.getByText('filters by page, not by agent').waitFor();
     expect(await page.locator('#agents tbody tr.selected').count()).toBe(1);
+    // Each agent row is the API's row: visitors, hits, and verified ÷ (verified + unverified).
+    const breakdown = await api(`/v1/analytics/${projectId}/breakdown?by=agent&dateFrom=2026-10-01&dateTo=2026-10-08&timezone=UTC&limit=10`);
+    const rows = await page.locator('#agents tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
+    expect(rows).toHaveLength(breakdown.rows.length);
+    breakdown.rows.forEach((r: { value: string; ai: number; hits: number; verification: { verified: number; unverified: number } }, i: number) => {
+      const checked = r.verification.verified + r.verification.unverified;
+      expect(rows[i][0]).toContain(r.value);
+      expect(rows[i].slice(1)).toEqual([String(r.ai), r.hits.toLocaleString('en-US'), checked ? `${Math.round((100 * r.verification.verified) / checked)}%` : '–']);
+    });
+    expect(breakdown.rows.some((r: { verification: { verified: number } }) => r.verification.verified > 0)).toBe(true);
     await page.getByRole('button', { name: `Remove the agent filter ${agent}` }).click();
   });
 
@@ -196,6 +214,11 @@ describeInBrowser(`Dashboard in headless Chromium (${CHROMIUM})`, () => {
     expect(await page.evaluate('document.documentElement.dataset.theme')).toBe('light');
     await page.getByRole('button', { name: 'Switch to dark theme' }).click();
     await page.emulateMedia({ colorScheme: 'light' });
+    // And on a phone.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await settled();
+    await shot('overview-mobile');
+    await page.setViewportSize({ width: 1280, height: 900 });
   });
 
   it('creates a job from the page; it reaches completed with its pull request shown', async () => {
@@ -211,9 +234,39 @@ describeInBrowser(`Dashboard in headless Chromium (${CHROMIUM})`, () => {
     expect(job.prLink).toBe(github.pulls.find((p) => p.head === `docent/${jobId}`)!.html_url);
     expect(await page.locator('[data-testid="pr-link"] a').getAttribute('href')).toBe(job.prLink);
     await shot('job-detail');
+
+    // A follow-up continues on the same branch and pull request; archive ends the job.
+    await page.getByLabel('Follow-up').fill('Also add a FAQ entry about API keys');
+    await page.getByRole('button', { name: 'Send follow-up' }).click();
+    await page.locator('.job-status[data-status="completed"]').waitFor({ timeout: 30_000 });
+    expect(github.pulls.filter((p) => p.head === `docent/${jobId}`)).toHaveLength(1);
+    expect(await page.locator('[data-testid="pr-link"] a').getAttribute('href')).toBe(job.prLink);
+
+    // A job the model cannot do fails, and the page says why in words.
+    await page.getByRole('link', { name: '← Jobs' }).click();
+    await page.getByLabel('New job').fill('Translate everything to Klingon');
+    await page.getByRole('button', { name: 'Start job' }).click();
+    await page.waitForURL((url) => url.pathname.includes('/jobs/job_') && !url.pathname.endsWith(jobId));
+    const failedId = page.url().split('/jobs/')[1];
+    await page.locator('.job-status[data-status="failed"]').waitFor({ timeout: 30_000 });
+    const failed = await api(`/v2/agent/${projectId}/job/${failedId}`);
+    expect(failed.error).toEqual(expect.any(String));
+    expect(await page.locator('[data-testid="job-error"]').textContent()).toBe(failed.error);
+
     await page.getByRole('link', { name: '← Jobs' }).click();
     await page.locator(`tr[data-job="${jobId}"] .pill-completed`).waitFor();
+    await page.locator(`tr[data-job="${failedId}"] .pill-failed`).waitFor();
     await shot('jobs');
+    await page.getByRole('button', { name: 'Failed', exact: true }).click();
+    await page.waitForURL((url) => url.searchParams.get('status') === 'failed');
+    await page.locator(`tr[data-job="${jobId}"]`).waitFor({ state: 'detached' });
+    expect(await page.locator('tr[data-job]').count()).toBe(1);
+
+    await page.locator(`tr[data-job="${failedId}"] a`).click();
+    page.once('dialog', (d) => void d.accept());
+    await page.getByRole('button', { name: 'Archive job' }).click();
+    await page.locator('.job-status[data-status="archived"]').waitFor();
+    expect((await api(`/v2/agent/${projectId}/job/${failedId}`)).status).toBe('archived');
   });
 
   it('shows a new project what to do next (the snippet, the log import)', async () => {

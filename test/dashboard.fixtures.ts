@@ -67,7 +67,10 @@ export function docsTraffic(from: string, days: number, seed: number, scale = 1)
       const ua = AI_UAS[a % AI_UAS.length];
       const fetches = 2 + Math.floor(r() * 6);
       for (let i = 0; i < fetches; i++) {
-        hits.push({ timestamp: new Date(day + Math.floor(r() * 86_000_000)).toISOString(), path: pick(AI_PATHS), userAgent: ua, ip: `203.0.113.${1 + a}`, visitorId: `ai-${seed}-${a}` });
+        // GPTBot and ClaudeBot mostly from their operators' published ranges (verified), the rest from elsewhere.
+        const published = a % AI_UAS.length === 0 ? '132.196.86' : a % AI_UAS.length === 1 ? '216.73.216' : undefined;
+        const ip = published && r() < 0.8 ? `${published}.${10 + (a % 200)}` : `203.0.113.${1 + (a % 250)}`;
+        hits.push({ timestamp: new Date(day + Math.floor(r() * 86_000_000)).toISOString(), path: pick(AI_PATHS), userAgent: ua, ip, visitorId: `ai-${seed}-${a}` });
       }
     }
     for (let b = 0; b < Math.round(5 * scale); b++) {

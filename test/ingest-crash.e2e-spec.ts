@@ -207,5 +207,5 @@ describe('kill -9 under keyed writes, restart, retry with the same keys (built s
         `${storedUnanswered} of these already stored in whole or part at the kill), ` +
         `${jobs.size} keyed job creates (${unansweredJobs.length} retried); all stored exactly once\n`,
     );
-  });
+  }, 180_000); // ~10 s on a quiet machine; two service starts and a kill take over a minute on a loaded one
 });

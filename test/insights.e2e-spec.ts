@@ -118,6 +118,15 @@ describe('insights: timeseries and breakdown', () => {
       }
     });
 
+    it('windows with edges inside a quarter-hour, hour and day buckets', async () => {
+      for (const interval of ['hour', 'day']) {
+        const res = await get(p, 'timeseries', { interval, timezone: 'Asia/Kolkata', dateFrom: '2026-03-26T10:37:13.5', dateTo: '2026-03-29T00:04' });
+        expect(res.status).toBe(200);
+        const starts = res.body.buckets.map((b: { start: string }) => T(b.start));
+        expect(res.body.buckets).toEqual(bruteTimeseries(hits, starts, T('2026-03-26T05:07:13.500Z'), T('2026-03-28T18:34:00Z')));
+      }
+    });
+
     it('ISO weeks from Monday and months, in UTC and in Kolkata', async () => {
       for (const [interval, timezone, dateFrom, dateTo, first, n] of [
         ['week', 'UTC', '2026-03-20', '2026-11-01', '2026-03-16T00:00:00.000Z', 33],
@@ -139,6 +148,7 @@ describe('insights: timeseries and breakdown', () => {
       ['unbounded', {}, -Infinity, Infinity, undefined],
       ['Berlin days with pathPrefix', { timezone: 'Europe/Berlin', dateFrom: '2026-03-25', dateTo: '2026-03-30', pathPrefix: '/docs/' }, T('2026-03-24T23:00:00Z'), T('2026-03-29T22:00:00Z'), '/docs/'],
       ['Kolkata sub-day edges', { timezone: 'Asia/Kolkata', dateFrom: '2026-03-26T10:30', dateTo: '2026-03-29T10:30' }, T('2026-03-26T05:00:00Z'), T('2026-03-29T05:00:00Z'), undefined],
+      ['edges inside quarter-hours (from the hits, the rest from the rollups)', { timezone: 'Asia/Kolkata', dateFrom: '2026-03-26T10:37:13.500', dateTo: '2026-03-29T00:04:00' }, T('2026-03-26T05:07:13.500Z'), T('2026-03-28T18:34:00Z'), undefined],
       ['explicit offsets win over timezone', { timezone: 'Asia/Kolkata', dateFrom: '2026-10-24T12:00:00Z', dateTo: '2026-10-26T00:00:00+01:00' }, T('2026-10-24T12:00:00Z'), T('2026-10-25T23:00:00Z'), undefined],
     ];
     for (const [name, query, from, to, prefix] of windows) {

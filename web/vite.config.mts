@@ -12,7 +12,6 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     assetsDir: 'assets',
-    emptyOutDir: true,
     target: 'es2022',
     modulePreload: { polyfill: false },
     assetsInlineLimit: 0,

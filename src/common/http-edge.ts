@@ -120,3 +120,19 @@ function refuse(reply: FastifyReply, field: string): void {
   const message = `${field} must not contain NUL characters`;
   void reply.code(400).header('content-type', 'application/json; charset=utf-8').send(errorJson(`Invalid ${field}.`, [{ field, message }]));
 }
+
+/**
+ * Errors thrown by the OpenAPI UI's routes, registered straight on Fastify (`/docs/LICENSE` throws a
+ * 404), would leave in Fastify's own shape: Nest's filter never sees them. Only those routes get this
+ * handler; a root one would be replaced by Nest's (with a warning at every start).
+ */
+export function shapeDocsRouteErrors(fastify: FastifyInstance, prefix: string): void {
+  fastify.addHook('onRoute', (route) => {
+    if (route.url !== prefix && !route.url.startsWith(`${prefix}/`)) return;
+    route.errorHandler = (error: FastifyError & { getStatus?: () => number }, _request, reply) => {
+      const status = typeof error.getStatus === 'function' ? error.getStatus() : (error.statusCode ?? 500);
+      const message = status === 404 ? 'No route or resource matches this request.' : status < 500 ? 'The request is invalid.' : 'Internal server error.';
+      void reply.code(status).header('content-type', 'application/json; charset=utf-8').send(errorJson(message));
+    };
+  });
+}

@@ -69,6 +69,10 @@ export class Config {
   @Transform(toInt) @IsInt() @Min(1) @Max(10_000_000)
   INGEST_QUEUE_MAX_ROWS = 50_000;
 
+  // Off: AI hits are stored with verification 'unknown' and the IP is not looked up (the A/B of bench:ingest).
+  @Transform(toBool) @IsBoolean()
+  AGENT_VERIFICATION = true;
+
   // How often each instance looks for refreshed agent IP range lists under DATA_DIR (update-agent-ranges).
   @Transform(toInt) @IsInt() @Min(100) @Max(86_400_000)
   AGENT_RANGES_CHECK_MS = 30_000;

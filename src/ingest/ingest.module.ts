@@ -20,7 +20,11 @@ import { AGENT_RANGES_OPTIONS, AgentRanges } from './verification/agent-ranges';
     IngestService,
     KnownProjects,
     CollectRoute,
-    { provide: AGENT_RANGES_OPTIONS, inject: [Config], useFactory: (config: Config) => ({ dataDir: config.DATA_DIR, checkIntervalMs: config.AGENT_RANGES_CHECK_MS }) },
+    {
+      provide: AGENT_RANGES_OPTIONS,
+      inject: [Config],
+      useFactory: (config: Config) => ({ dataDir: config.DATA_DIR, checkIntervalMs: config.AGENT_RANGES_CHECK_MS, enabled: config.AGENT_VERIFICATION }),
+    },
     AgentRanges,
   ],
   exports: [HitsWriter, AgentRanges],

@@ -1,6 +1,6 @@
 import { AI_ASSISTANTS, assistantOfHost, REFERRAL_MAPS } from './ai-assistants';
 
-describe('ai-assistants.json', () => {
+describe('ai-assistant-referrers.json', () => {
   it('names each host and utm_source once, in lower case, with an operator and a source', () => {
     expect(new Set(REFERRAL_MAPS.hosts).size).toBe(REFERRAL_MAPS.hosts.length);
     expect(new Set(REFERRAL_MAPS.utmSources).size).toBe(REFERRAL_MAPS.utmSources.length);

@@ -1,6 +1,6 @@
-import assistantsFile from './ai-assistants.json';
+import assistantsFile from './ai-assistant-referrers.json';
 
-/** An AI assistant that sends readers to docs (ai-assistants.json, with provenance beside it). */
+/** An AI assistant that sends readers to docs (ai-assistant-referrers.json, with provenance beside it). */
 export interface AiAssistant {
   name: string;
   operator: string;

@@ -5,11 +5,11 @@ import type { BreakdownCountsRow, BreakdownRow, BucketRow } from './insights.rep
 
 const EMPTY_BUCKET = { human: 0, ai: 0, total: 0, hits_human: 0, hits_ai: 0, hits_bot: 0 };
 
-/** Every bucket start, in order, with its row or zeros. */
+/** Every bucket start, in order, with its row (by bucket index) or zeros. */
 export function toBuckets(starts: number[], rows: BucketRow[]): BucketView[] {
-  const byStart = new Map(rows.map((r) => [Number(r.start) * 1000, r]));
-  return starts.map((start) => {
-    const r = byStart.get(start) ?? EMPTY_BUCKET;
+  const byIndex = new Map(rows.map((r) => [Number(r.bucket), r]));
+  return starts.map((start, i) => {
+    const r = byIndex.get(i) ?? EMPTY_BUCKET;
     return {
       start: new Date(start).toISOString(),
       human: Number(r.human), ai: Number(r.ai), total: Number(r.total),

@@ -12,7 +12,13 @@ export interface Loaded<T> {
 export function useApi<T>(load: ((signal: AbortSignal) => Promise<T>) | null, deps: unknown[]): Loaded<T> {
   const [state, setState] = useState<{ data?: T; error?: string; loading: boolean }>({ loading: !!load });
   const [tick, setTick] = useState(0);
+  // The render in which deps change comes before the effect that starts the load: report it as
+  // loading already, so no one reads the previous answer as the answer to the new question.
+  const started = useRef<unknown[] | undefined>(undefined);
+  const current = [...deps, tick, !!load];
+  const pending = !!load && (!started.current || current.some((d, i) => !Object.is(d, started.current![i])));
   useEffect(() => {
+    started.current = current;
     if (!load) {
       setState({ loading: false });
       return;
@@ -27,7 +33,7 @@ export function useApi<T>(load: ((signal: AbortSignal) => Promise<T>) | null, de
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [...deps, tick]);
   const reload = useCallback(() => setTick((n) => n + 1), []);
-  return { ...state, reload };
+  return { ...state, loading: state.loading || pending, reload };
 }
 
 export function errorText(err: unknown): string {

@@ -16,6 +16,8 @@ export interface AgentRangesOptions {
   dataDir: string;
   /** How often the refreshed files are checked for a change (mtime and size); 0 = never. */
   checkIntervalMs: number;
+  /** false: every verification is 'unknown' (AGENT_VERIFICATION=off). */
+  enabled?: boolean;
 }
 export const AGENT_RANGES_OPTIONS = Symbol('AGENT_RANGES_OPTIONS');
 
@@ -89,7 +91,7 @@ export class AgentRanges implements OnModuleInit, OnModuleDestroy {
   /** `verification` of an AI hit by `agentName` from `ip` (undefined when the hit carried none). */
   verify(agentName: string, ip: string | undefined): Verification {
     const sets = this.byAgent.get(agentName);
-    if (!sets || ip === undefined) return 'unknown';
+    if (!sets || ip === undefined || this.options.enabled === false) return 'unknown';
     const parsed = parseIp(ip);
     if (!parsed) return 'unknown';
     for (const set of sets) if (set.has(parsed)) return 'verified';
@@ -120,9 +122,8 @@ export class AgentRanges implements OnModuleInit, OnModuleDestroy {
   }
 
   private async checkAll(): Promise<void> {
-    let changed = false;
-    for (const source of RANGE_SOURCES) changed = (await this.checkOne(source)) || changed;
-    if (changed) this.rebuildAgents();
+    // Rebuilt after each changed list, not once at the end: /health and verify() never disagree.
+    for (const source of RANGE_SOURCES) if (await this.checkOne(source)) this.rebuildAgents();
   }
 
   private async checkOne(source: RangeSource): Promise<boolean> {

@@ -4,6 +4,24 @@ import 'uplot/dist/uPlot.min.css';
 import type { Bucket, Interval } from '../api';
 import { num, short } from '../format';
 
+function line(kind: string, text: string, extra?: string): HTMLElement {
+  const row = document.createElement('div');
+  row.className = kind === 'chart-tip-title' ? kind : 'chart-tip-row';
+  if (kind !== 'chart-tip-title') {
+    const dot = document.createElement('span');
+    dot.className = `dot ${kind}`;
+    row.append(dot);
+  }
+  row.append(text);
+  if (extra) {
+    const muted = document.createElement('span');
+    muted.className = 'muted';
+    muted.textContent = extra;
+    row.append(muted);
+  }
+  return row;
+}
+
 function cssVar(name: string): string {
   return getComputedStyle(document.documentElement).getPropertyValue(name).trim();
 }
@@ -35,10 +53,11 @@ export function VisitorsChart(props: { buckets: Bucket[]; interval: Interval; ti
     const axis = { stroke: muted, grid: { stroke: grid, width: 1 }, ticks: { show: false }, font: '12px system-ui, sans-serif' };
     const opts: uPlot.Options = {
       width: el.clientWidth || 600,
-      height: 260,
-      padding: [12, 8, 0, 0],
+      height: 290,
+      padding: [12, 28, 0, 12],
       cursor: { points: { size: 8 }, drag: { x: false, y: false } },
-      legend: { show: true, live: true },
+      legend: { show: false },
+      hooks: { setCursor: [(u) => showTooltip(u, tip)] },
       scales: { x: { time: false }, y: { range: (_u, _min, max) => [0, Math.max(4, Math.ceil(max * 1.1))] } },
       axes: [
         {
@@ -54,13 +73,35 @@ export function VisitorsChart(props: { buckets: Bucket[]; interval: Interval; ti
         { ...axis, values: (_u, splits) => splits.map((s) => (Number.isInteger(s) ? short(s) : '')), size: 48 },
       ],
       series: [
-        { label: props.interval === 'hour' ? 'Hour' : props.interval === 'month' ? 'Month' : props.interval === 'week' ? 'Week of' : 'Day', value: (_u, v) => (v == null ? '–' : full.format(new Date(v * 1000))) },
-        { label: 'Human visitors', stroke: human, width: 2, fill: `${human}24`, points: { show: few, size: 5, fill: human }, value: (_u, v) => (v == null ? '–' : num(v)) },
-        { label: 'AI visitors', stroke: ai, width: 2, fill: `${ai}14`, points: { show: few, size: 5, fill: ai }, value: (_u, v) => (v == null ? '–' : num(v)) },
+        {},
+        { label: 'Human visitors', stroke: human, width: 2, fill: `${human}24`, points: { show: few, size: 5, fill: human } },
+        { label: 'AI visitors', stroke: ai, width: 2, fill: `${ai}14`, points: { show: few, size: 5, fill: ai } },
       ],
     };
+    // A tooltip that follows the cursor: the bucket, then human and AI visitors and hits.
+    const tip = document.createElement('div');
+    tip.className = 'chart-tip';
+    tip.setAttribute('role', 'status');
+    const buckets = props.buckets;
+    const showTooltip = (u: uPlot, box: HTMLDivElement) => {
+      const i = u.cursor.idx;
+      if (i == null || u.cursor.left == null || u.cursor.left < 0) {
+        box.style.opacity = '0';
+        return;
+      }
+      const b = buckets[i];
+      box.replaceChildren(
+        line('chart-tip-title', full.format(new Date(xs[i] * 1000))),
+        line('human', `${num(b.human)} human visitors`, `${num(b.hits.human)} hits`),
+        line('ai', `${num(b.ai)} AI visitors`, `${num(b.hits.ai)} hits`),
+      );
+      const x = Math.min(u.cursor.left + 14, u.over.clientWidth - box.offsetWidth - 4);
+      box.style.transform = `translate(${Math.max(0, x)}px, ${Math.max(0, (u.cursor.top ?? 0) - 20)}px)`;
+      box.style.opacity = '1';
+    };
     const plot = new uPlot(opts, [xs, props.buckets.map((b) => b.human), props.buckets.map((b) => b.ai)], el);
-    const resize = new ResizeObserver(() => plot.setSize({ width: el.clientWidth, height: 260 }));
+    plot.over.appendChild(tip);
+    const resize = new ResizeObserver(() => plot.setSize({ width: el.clientWidth, height: 290 }));
     resize.observe(el);
     return () => {
       resize.disconnect();

@@ -36,7 +36,7 @@ type Section = 'overview' | 'jobs' | 'settings' | 'projects';
 export function Shell(props: { section: Section; projectId?: string; children: ComponentChildren }) {
   const session = useSession()!;
   const operator = session.kind === 'operator';
-  const projects = useApi(operator ? (signal) => call<{ projects: Project[]; hasMore: boolean }>(session.token, 'GET', '/v1/projects', { query: { limit: 100 }, signal }) : null, [operator, session.token]);
+  const projects = useApi(operator ? (signal) => call<{ projects: Project[]; hasMore: boolean }>(session.token, 'GET', '/v1/projects', { query: { limit: 100 }, signal }) : null, [operator, session.token, props.projectId]);
   const list = session.kind === 'key' ? [session.project] : (projects.data?.projects ?? []);
   const current = props.projectId ? list.find((p) => p.id === props.projectId) : undefined;
   const base = props.projectId ? `/dashboard/${enc(props.projectId)}` : '';

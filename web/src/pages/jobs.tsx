@@ -38,9 +38,9 @@ export function JobsPage(props: { token: string; projectId: string }) {
         title="All jobs"
         id="job-list"
         actions={
-          <div class="segmented" role="tablist" aria-label="Filter by status">
+          <div class="segmented" role="group" aria-label="Filter by status">
             {STATUSES.map((s) => (
-              <button type="button" role="tab" aria-selected={status === s.value} class={status === s.value ? 'active' : ''} onClick={() => setQuery({ status: s.value || null, offset: null })}>
+              <button type="button" aria-pressed={status === s.value} class={status === s.value ? 'active' : ''} onClick={() => setQuery({ status: s.value || null, offset: null })}>
                 {s.label}
               </button>
             ))}
