@@ -3,6 +3,8 @@ import { resolveTimeZone, zonedToUtc } from '../common/time-zone';
 import { parseQueryInteger } from '../common/query-integer';
 
 const DAY_MS = 86_400_000;
+/** 9999-12-31T23:59:59.999Z: an offset can roll a valid-looking date past it, and no report reaches that far. */
+const LAST_INSTANT_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 
 // YYYY-MM-DD, optionally followed by a time (hh:mm, hh:mm:ss, hh:mm:ss.f…) and an offset (Z, ±hh:mm, ±hhmm, ±hh).
 // A space stands for the offset's `+`: an unencoded `+02:00` in a query string arrives as ` 02:00`.
@@ -124,7 +126,9 @@ export function readAnalyticsQuery(raw: Record<string, unknown>, problems: Query
     if (value === undefined) return undefined;
     const ms = parseInstant(value.trim(), timeZone);
     if (ms === undefined) problems.add(field, `${field} must be ${DATE_HELP}`);
-    return ms;
+    else if (ms > LAST_INSTANT_MS) problems.add(field, `${field} must be before the year 10000 once its offset or time zone is applied`);
+    else return ms;
+    return undefined;
   };
   const from = instant('dateFrom');
   const to = instant('dateTo');
