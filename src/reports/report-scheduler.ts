@@ -61,7 +61,8 @@ export class ReportScheduler implements OnModuleDestroy {
     }
   }
 
-  private async schedule(): Promise<void> {
+  /** Inserts one run per due report and moves its next_run_at; exposed for the store test of exactly-once. */
+  async schedule(): Promise<void> {
     const now = this.clock.now();
     await this.db.transaction(async (tx) => {
       for (const report of await this.repo.lockDue(tx, now, 100)) {
