@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { MAX_PATH_LENGTH, MAX_REFERRER_LENGTH, MAX_USER_AGENT_LENGTH } from '../common/limits';
 
 /** One line of the combined log format: `%h %l %u %t "%r" %>s %b "%{Referer}i" "%{User-agent}i"`. */
 export interface LogEntry {
@@ -103,9 +104,6 @@ const ASSET_EXTENSION =
 const HOUSEKEEPING = /^\/(?:robots\.txt|ads\.txt|security\.txt|humans\.txt|\.well-known\/)/i;
 
 // The ingest API's limits (decisions.md §3): a hit beyond them would fail its whole batch.
-const MAX_PATH = 2048;
-const MAX_USER_AGENT = 16 * 1024;
-const MAX_REFERRER = 2048;
 
 /**
  * A log entry as a hit when it is a page view worth counting, else why not: only GET (HEAD fetches
@@ -126,13 +124,13 @@ export function toHit(entry: LogEntry): ImportHit | SkipReason {
     }
   }
   path = path.replace(/[?#].*$/s, '');
-  if (!path.startsWith('/') || path.length > MAX_PATH || entry.userAgent.length > MAX_USER_AGENT) return 'invalid';
+  if (!path.startsWith('/') || path.length > MAX_PATH_LENGTH || entry.userAgent.length > MAX_USER_AGENT_LENGTH) return 'invalid';
   if (ASSET_EXTENSION.test(path) || HOUSEKEEPING.test(path)) return 'asset';
 
   const hit: ImportHit = { timestamp: entry.time.toISOString(), path, userAgent: entry.userAgent };
   // %h is a hostname when the server resolves names; only addresses identify a visitor.
   if (isIP(entry.remoteHost)) hit.ip = entry.remoteHost;
-  if (isHttpUrl(entry.referrer) && entry.referrer.length <= MAX_REFERRER) hit.referrer = entry.referrer;
+  if (isHttpUrl(entry.referrer) && entry.referrer.length <= MAX_REFERRER_LENGTH) hit.referrer = entry.referrer;
   return hit;
 }
 

@@ -1,10 +1,11 @@
+import { DAY_MS } from './time';
+
 /**
  * IANA time zones without a library: Node's Intl (ICU) knows the same zones as ClickHouse's tz
  * database, so a bucket computed here starts where ClickHouse's toStartOfDay(ts, tz) puts it.
  */
 
 const HOUR_MS = 3_600_000;
-const DAY_MS = 86_400_000;
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 

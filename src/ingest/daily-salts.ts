@@ -1,9 +1,9 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { SaltsRepository } from './salts.repository';
+import { DAY_MS } from '../common/time';
 import { utcDay } from './visitor-identity';
 
-const DAY_MS = 86_400_000;
 const PURGE_INTERVAL_MS = 3_600_000;
 
 /**

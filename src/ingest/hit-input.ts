@@ -2,11 +2,9 @@ import { isIP } from 'node:net';
 import { ApiError, ErrorDetail } from '../common/api-error';
 import { MAX_SIGNATURE_AGENT_LENGTH, parseSignatureAgent } from './classifier/signature-agent';
 
-export const MAX_HITS_PER_REQUEST = 1000;
-export const MAX_PATH_LENGTH = 2048;
-export const MAX_USER_AGENT_LENGTH = 16 * 1024;
-export const MAX_VISITOR_ID_LENGTH = 256;
-export const MAX_REFERRER_LENGTH = 4096;
+import { MAX_HITS_PER_REQUEST, MAX_PATH_LENGTH, MAX_REFERRER_LENGTH, MAX_USER_AGENT_LENGTH, MAX_VISITOR_ID_LENGTH } from '../common/limits';
+
+export { MAX_HITS_PER_REQUEST, MAX_PATH_LENGTH, MAX_REFERRER_LENGTH, MAX_USER_AGENT_LENGTH, MAX_VISITOR_ID_LENGTH };
 /** Clocks drift; a hit stamped further ahead than this is a bug in the sender. */
 export const MAX_FUTURE_MS = 5 * 60 * 1000;
 /**

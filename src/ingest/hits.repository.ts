@@ -46,9 +46,7 @@ export function partitionOf(row: HitRow): string {
   return row.timestamp.slice(0, 7);
 }
 
-export function toClickHouseTime(ms: number): string {
-  return new Date(ms).toISOString().replace('T', ' ').slice(0, 23);
-}
+export { toClickHouseTime } from '../common/time';
 
 @Injectable()
 export class HitsRepository {

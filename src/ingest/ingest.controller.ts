@@ -1,7 +1,7 @@
 import { Body, Controller, Headers, HttpCode, Param, Post, Res } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBody, ApiHeader, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { ProjectAccess } from '../common/auth.guard';
+import { ProjectAccess } from '../auth/auth.guard';
 import { AcceptedDoc, IngestHitsBodyDoc } from './ingest.dto';
 import { IngestResult, IngestService } from './ingest.service';
 

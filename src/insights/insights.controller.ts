@@ -1,6 +1,6 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { ProjectAccess } from '../common/auth.guard';
+import { ProjectAccess } from '../auth/auth.guard';
 import { INTERVALS } from '../common/time-zone';
 import { ApiAnalyticsQuery, ApiPageQuery } from '../visitors/analytics.openapi';
 import { BreakdownView, TimeseriesView } from './insights.dto';

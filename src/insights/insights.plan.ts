@@ -1,3 +1,5 @@
+import { DAY_MS } from '../common/time';
+
 /**
  * How the insights queries read the quarter-hour rollups (clickhouse/0010_insight_rollups.sql):
  * whole quarter-hours of the window come from the rollups (a bitmask per UTC day), the partial
@@ -5,7 +7,6 @@
  */
 
 export const QUARTER_MS = 900_000;
-const DAY_MS = 86_400_000;
 
 export interface Window {
   from: number;

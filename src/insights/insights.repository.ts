@@ -5,6 +5,7 @@ import type { Interval } from '../common/time-zone';
 import { Config } from '../config/config';
 import { REFERRAL_MAPS } from './ai-assistants';
 import type { Dimension } from './insights.params';
+import { toClickHouseTime } from '../common/time';
 import { bucketMasks, QuarterPlan } from './insights.plan';
 
 /** Numbers as ClickHouse returns them: numbers on chDB, possibly strings from a server. */
@@ -134,10 +135,6 @@ const operatorRows = (where: string, plan: boolean) => `SELECT value, 0 AS human
   SELECT value, 0, 0, uniqExact(visitor_id) FROM (${plan ? rollupVisitors(REFERRAL_OPERATOR, REFERRAL_OPERATOR, 'human_visitor_quarters', HUMAN, ` AND ${IS_REFERRAL}`, ` AND ${IS_REFERRAL}`) : `SELECT ${REFERRAL_OPERATOR} AS value, visitor_id FROM hits WHERE ${where} AND ${HUMAN} AND ${IS_REFERRAL}`}) GROUP BY value
 ) GROUP BY value`;
 
-/** 'YYYY-MM-DD hh:mm:ss.sss' in UTC, as DateTime64(3, 'UTC') parameters take it. */
-function chTime(ms: number): string {
-  return new Date(ms).toISOString().replace('T', ' ').replace('Z', '');
-}
 
 const ALL_QUARTERS = (1n << 96n) - 1n;
 
@@ -148,7 +145,7 @@ function planParams(plan: QuarterPlan): Record<string, unknown> {
   const part = plan.days.flatMap((day, i) => (plan.whole[i] === ALL_QUARTERS ? [] : [i]));
   return {
     days: plan.days, fullDays: full, partDays: part.map((i) => plan.days[i]), partMasks: part.map((i) => plan.whole[i]),
-    lowFrom: chTime(low.from), lowTo: chTime(low.to), highFrom: chTime(high.from), highTo: chTime(high.to),
+    lowFrom: toClickHouseTime(low.from), lowTo: toClickHouseTime(low.to), highFrom: toClickHouseTime(high.from), highTo: toClickHouseTime(high.to),
   };
 }
 
@@ -240,11 +237,11 @@ FROM hits WHERE ${where} GROUP BY bucket`;
     let where = 'project_id = {projectId:String}';
     if (filter.from !== undefined) {
       where += ` AND timestamp >= {from:DateTime64(3, 'UTC')}`;
-      params.from = chTime(filter.from);
+      params.from = toClickHouseTime(filter.from);
     }
     if (filter.to !== undefined) {
       where += ` AND timestamp < {to:DateTime64(3, 'UTC')}`;
-      params.to = chTime(filter.to);
+      params.to = toClickHouseTime(filter.to);
     }
     if (filter.pathPrefix !== undefined) {
       where += ' AND startsWith(path, {pathPrefix:String})';

@@ -4,9 +4,9 @@ import type { BreakdownView, TimeseriesView } from './insights.dto';
 import { toBreakdownRow, toBreakdownTotals, toBuckets } from './insights.mapper';
 import type { BreakdownQuery, TimeseriesQuery } from './insights.params';
 import { planQuarters, QuarterPlan, quarterAligned } from './insights.plan';
+import { DAY_MS } from '../common/time';
 import { InsightsRepository } from './insights.repository';
 
-const DAY_MS = 86_400_000;
 
 @Injectable()
 export class InsightsService {

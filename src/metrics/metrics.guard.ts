@@ -1,9 +1,9 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { AdminToken } from '../common/admin-token';
+import { AdminToken } from '../auth/admin-token';
 import { ApiError } from '../common/api-error';
 import { Config } from '../config/config';
-import { hashSecret, isWellFormedApiKey, secretsEqual } from '../projects/api-key';
+import { hashSecret, isWellFormedApiKey, secretsEqual } from '../auth/api-key';
 import { ProjectsRepository } from '../projects/projects.repository';
 
 /**

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AdminAccess, CurrentPrincipal, KeyAccess, Principal, ProjectOrAdminAccess } from '../common/auth.guard';
+import { AdminAccess, CurrentPrincipal, KeyAccess, Principal, ProjectOrAdminAccess } from '../auth/auth.guard';
 import { CreateProjectDto, ListProjectsQuery, ProjectDoc, ProjectListDoc, UpdateProjectDto } from './projects.dto';
 import { ProjectsService } from './projects.service';
 

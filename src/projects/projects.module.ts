@@ -1,6 +1,6 @@
 import { Global, Inject, Module, OnApplicationBootstrap } from '@nestjs/common';
-import { AdminToken } from '../common/admin-token';
-import { AuthGuard } from '../common/auth.guard';
+import { AdminToken } from '../auth/admin-token';
+import { AuthGuard } from '../auth/auth.guard';
 import { IdempotencyKeysPurge } from '../common/idempotency-purge';
 import { IdempotencyRepository } from '../common/idempotency.repository';
 import { Config } from '../config/config';

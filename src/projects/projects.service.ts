@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/api-error';
 import { newId } from '../common/ids';
-import { generateApiKey, hashSecret, keyHint } from './api-key';
+import { generateApiKey, hashSecret, keyHint } from '../auth/api-key';
 import { ApiKeyView, CreateProjectDto, ListProjectsQuery, ProjectView, UpdateProjectDto } from './projects.dto';
 import { toApiKeyView, toProjectView } from './projects.mapper';
 import { NewKey, NewProject, ProjectRow, ProjectsRepository } from './projects.repository';

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { ProjectOrAdminAccess } from '../common/auth.guard';
+import { ProjectOrAdminAccess } from '../auth/auth.guard';
 import { PageQuery } from '../webhooks/webhooks.dto';
 import { CreateReportDto, UpdateReportDto } from './reports.dto';
 import { ReportsService } from './reports.service';

@@ -1,6 +1,6 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { ProjectAccess } from '../common/auth.guard';
+import { ProjectAccess } from '../auth/auth.guard';
 import { ApiAnalyticsQuery, ApiPageQuery } from './analytics.openapi';
 import { VisitorsReportView } from './visitors.dto';
 import { parseVisitorsQuery } from './visitors.params';

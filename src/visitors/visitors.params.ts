@@ -1,8 +1,8 @@
 import { ApiError } from '../common/api-error';
 import { resolveTimeZone, zonedToUtc } from '../common/time-zone';
+import { DAY_MS } from '../common/time';
 import { parseQueryInteger } from '../common/query-integer';
 
-const DAY_MS = 86_400_000;
 /** 9999-12-31T23:59:59.999Z: an offset can roll a valid-looking date past it, and no report reaches that far. */
 const LAST_INSTANT_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 

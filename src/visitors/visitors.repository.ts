@@ -2,6 +2,7 @@ import type { ClickHouseClient, ClickHouseSettings } from '@clickhouse/client';
 import { Inject, Injectable } from '@nestjs/common';
 import { CLICKHOUSE } from '../clickhouse/clickhouse.module';
 import { Config } from '../config/config';
+import { toClickHouseTime } from '../common/time';
 import type { DataExtent, Plan } from './visitors.plan';
 
 /** Counts as ClickHouse returns them: numbers on chDB, possibly strings from a server. */
@@ -72,10 +73,6 @@ const PAGE_ORDER = `HAVING total > 0 ORDER BY total DESC, path ASC LIMIT {limit:
 
 const EXTENT = `SELECT min(month) AS first, max(month) AS last, count() AS n FROM visits_by_visitor WHERE project_id = {projectId:String}`;
 
-/** 'YYYY-MM-DD hh:mm:ss.sss' in UTC, as DateTime64(3, 'UTC') parameters take it. */
-function chTime(ms: number): string {
-  return new Date(ms).toISOString().replace('T', ' ').replace('Z', '');
-}
 
 @Injectable()
 export class VisitorsRepository {
@@ -115,7 +112,7 @@ export class VisitorsRepository {
   ): [string, Record<string, unknown>, ClickHouseSettings] {
     const prefix = pathPrefix !== undefined;
     const prefixParam = prefix ? { pathPrefix } : {};
-    if (plan.kind === 'raw') return [raw({ months: false, edges: false, prefix }), { ...prefixParam, from: chTime(plan.window.from), to: chTime(plan.window.to) }, {}];
+    if (plan.kind === 'raw') return [raw({ months: false, edges: false, prefix }), { ...prefixParam, from: toClickHouseTime(plan.window.from), to: toClickHouseTime(plan.window.to) }, {}];
     const [low, high] = plan.edges;
     const shape: Shape = { months: plan.months.length > 1, edges: low.to > low.from || high.to > high.from, prefix };
     return [
@@ -124,7 +121,7 @@ export class VisitorsRepository {
         ...prefixParam,
         months: plan.months,
         ...(shape.months ? { whole: plan.whole, edge: plan.edge } : { whole: plan.whole[0], edge: plan.edge[0] }),
-        ...(shape.edges ? { lowFrom: chTime(low.from), lowTo: chTime(low.to), highFrom: chTime(high.from), highTo: chTime(high.to) } : {}),
+        ...(shape.edges ? { lowFrom: toClickHouseTime(low.from), lowTo: toClickHouseTime(low.to), highFrom: toClickHouseTime(high.from), highTo: toClickHouseTime(high.to) } : {}),
       },
       // Evaluate OR/AND lazily, so the edge lookup runs only for rows with an edge day and no whole day.
       shape.edges ? { short_circuit_function_evaluation: 'force_enable' } : {},

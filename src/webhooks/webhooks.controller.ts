@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { ProjectOrAdminAccess } from '../common/auth.guard';
+import { ProjectOrAdminAccess } from '../auth/auth.guard';
 import { CreateWebhookDto, PageQuery } from './webhooks.dto';
 import { WebhooksService } from './webhooks.service';
 

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, UseInterceptors } from '@nestjs/common';
 import { ApiHeader, ApiTags } from '@nestjs/swagger';
-import { ProjectAccess } from '../../common/auth.guard';
+import { ProjectAccess } from '../../auth/auth.guard';
 import { ETagInterceptor } from '../../common/etag.interceptor';
 import { ListJobsQuery, PromptDto } from './jobs.dto';
 import { JobsService } from './jobs.service';

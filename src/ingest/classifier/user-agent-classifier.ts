@@ -48,7 +48,7 @@ export interface AiAgent {
  * Instagram's device tuple); 1,024 leaves twice that headroom, and anything longer is padding,
  * an injection attempt or a header stuffed by a tool.
  */
-const MAX_USER_AGENT_LENGTH = 1024;
+const MAX_CLASSIFIED_USER_AGENT_LENGTH = 1024;
 
 export const AGENTS: readonly AiAgent[] = agentsFile.agents as AiAgent[];
 
@@ -209,7 +209,7 @@ function human(userAgent: string, inAppName: string | undefined): Classification
 }
 
 function classify(userAgent: string): Classification {
-  if (userAgent.length > MAX_USER_AGENT_LENGTH || GARBAGE.test(userAgent) || HOMOGLYPH.test(userAgent)) return BOT;
+  if (userAgent.length > MAX_CLASSIFIED_USER_AGENT_LENGTH || GARBAGE.test(userAgent) || HOMOGLYPH.test(userAgent)) return BOT;
 
   // Before any bot test: isbot counts AI agents as bots.
   const agent = findAiAgent(userAgent);
@@ -238,7 +238,7 @@ export function classifyUserAgent(userAgent: string): Classification {
     return cached;
   }
   const result = classify(ua);
-  if (ua.length <= MAX_USER_AGENT_LENGTH) {
+  if (ua.length <= MAX_CLASSIFIED_USER_AGENT_LENGTH) {
     cache.set(ua, result);
     if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value as string);
   }

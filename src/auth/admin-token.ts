@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Config } from '../config/config';
-import { randomBase62 } from './ids';
+import { randomBase62 } from '../common/ids';
 
 /** The operator token: ADMIN_TOKEN, else one generated on first start and kept in DATA_DIR. */
 export class AdminToken {

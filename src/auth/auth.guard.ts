@@ -3,10 +3,10 @@ import { Reflector } from '@nestjs/core';
 import { ApiBearerAuth } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { timingSafeEqual } from 'node:crypto';
-import { hashSecret, isWellFormedApiKey, secretsEqual } from '../projects/api-key';
+import { hashSecret, isWellFormedApiKey, secretsEqual } from './api-key';
 import { ProjectsRepository } from '../projects/projects.repository';
 import { AdminToken } from './admin-token';
-import { ApiError } from './api-error';
+import { ApiError } from '../common/api-error';
 
 export type Principal = { kind: 'admin' } | { kind: 'key'; projectId: string; keyId: string };
 type Access = 'project' | 'admin' | 'project-or-admin' | 'key';
