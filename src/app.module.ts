@@ -12,7 +12,10 @@ import { IngestModule } from './ingest/ingest.module';
 import { InsightsModule } from './insights/insights.module';
 import { TrackerModule } from './ingest/tracker/tracker.module';
 import { ProjectsModule } from './projects/projects.module';
+import { ReportsModule } from './reports/reports.module';
 import { VisitorsModule } from './visitors/visitors.module';
+import { WebhooksModule } from './webhooks/webhooks-http.module';
+import { WebhooksCoreModule } from './webhooks/webhooks.module';
 
 @Module({})
 export class AppModule {
@@ -36,6 +39,7 @@ export class AppModule {
         }),
         MetricsModule,
         DatabaseModule,
+        WebhooksCoreModule,
         ClickHouseModule,
         ProjectsModule,
         AgentModule,
@@ -43,6 +47,8 @@ export class AppModule {
         IngestModule,
         VisitorsModule,
         InsightsModule,
+        WebhooksModule,
+        ReportsModule,
         MetricsHttpModule,
       ],
       controllers: [HealthController],

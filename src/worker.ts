@@ -4,6 +4,7 @@ import { Logger } from 'nestjs-pino';
 import { JobScheduler } from './agent/worker/job-scheduler';
 import { WorkerAppModule } from './agent/worker/worker-app.module';
 import { loadConfigOrExit } from './config/config';
+import { WebhookDispatcher } from './webhooks/webhook-dispatcher';
 
 /** A standalone agent worker: run any number beside the service (which may then set WORKER=off). */
 async function main(): Promise<void> {
@@ -17,6 +18,7 @@ async function main(): Promise<void> {
   app.useLogger(app.get(Logger));
   app.enableShutdownHooks();
   await app.get(JobScheduler).start();
+  if (config.DELIVERY) await app.get(WebhookDispatcher).start();
 }
 
 void main().catch((err: unknown) => {

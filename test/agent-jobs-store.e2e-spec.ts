@@ -1,3 +1,4 @@
+import { OutboxRepository } from '../src/webhooks/outbox.repository';
 import { JobsRepository } from '../src/agent/jobs/jobs.repository';
 import { JobsService } from '../src/agent/jobs/jobs.service';
 import { RATE_LIMIT, RateLimitRepository } from '../src/agent/jobs/rate-limit.repository';
@@ -20,7 +21,7 @@ describe.each(databaseCases())('Agent job store on $name', ({ open }) => {
     db = await open();
     rateLimit = new RateLimitRepository(db);
     const config = loadConfig({ AGENT_MODEL: 'test-model' });
-    service = new JobsService(db, config, new JobsRepository(db), rateLimit, new IdempotencyRepository(db), new ProjectsService(new ProjectsRepository(db)));
+    service = new JobsService(db, config, new JobsRepository(db, new OutboxRepository()), rateLimit, new IdempotencyRepository(db), new ProjectsService(new ProjectsRepository(db)));
   });
   // The jobs made here stay active (no worker runs): remove them, so workers sharing the server never see them.
   afterAll(async () => {

@@ -1,3 +1,4 @@
+import { OutboxRepository } from '../src/webhooks/outbox.repository';
 import { JobsRepository } from '../src/agent/jobs/jobs.repository';
 import { JobQueueRepository } from '../src/agent/worker/job-queue.repository';
 import { newId } from '../src/common/ids';
@@ -41,8 +42,8 @@ describe.each(databaseCases())('Agent job queue on $name', (backend) => {
 
   beforeAll(async () => {
     ({ db, drop } = await openPrivate(backend));
-    jobs = new JobsRepository(db);
-    queue = new JobQueueRepository(db);
+    jobs = new JobsRepository(db, new OutboxRepository());
+    queue = new JobQueueRepository(db, new OutboxRepository());
     projectId = newId('prj');
     await db.query(`INSERT INTO projects (id, name) VALUES ($1, 'queue test')`, [projectId]);
   });

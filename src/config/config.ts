@@ -141,6 +141,14 @@ export class Config {
 
   @Transform(emptyToUndefined) @IsOptional() @IsString()
   GITHUB_TOKEN?: string;
+
+  // Webhook URLs on loopback, private or link-local addresses are refused unless this is on (self-hosted receivers, tests).
+  @Transform(toBool) @IsBoolean()
+  WEBHOOK_ALLOW_PRIVATE = false;
+
+  // Delivers webhooks and runs scheduled reports in this process (the service and every standalone worker by default).
+  @Transform(toBool) @IsBoolean()
+  DELIVERY = true;
 }
 
 export class ConfigError extends Error {}

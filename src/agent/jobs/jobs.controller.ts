@@ -1,6 +1,7 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, UseInterceptors } from '@nestjs/common';
 import { ApiHeader, ApiTags } from '@nestjs/swagger';
 import { ProjectAccess } from '../../auth/auth.guard';
+import { ETagInterceptor } from '../../common/etag.interceptor';
 import { ListJobsQuery, PromptDto } from './jobs.dto';
 import { JobsService } from './jobs.service';
 import { RateLimitHeadersInterceptor } from './rate-limit.interceptor';
@@ -23,6 +24,7 @@ export class JobsController {
 
   @Get('job/:id')
   @ProjectAccess()
+  @UseInterceptors(ETagInterceptor)
   get(@Param('projectId') projectId: string, @Param('id') id: string) {
     return this.jobs.get(projectId, id);
   }
@@ -45,6 +47,7 @@ export class JobsController {
 
   @Get('jobs')
   @ProjectAccess()
+  @UseInterceptors(ETagInterceptor)
   list(@Param('projectId') projectId: string, @Query() query: ListJobsQuery) {
     return this.jobs.list(projectId, query);
   }

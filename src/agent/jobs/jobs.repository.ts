@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { Database, Queryable } from '../../database/database';
+import { OutboxRepository } from '../../webhooks/outbox.repository';
 import { ARCHIVED_PREFIX, JOBS_CHANNEL } from '../agent.constants';
+import { toJobView } from './jobs.mapper';
 
 export const JOB_STATUSES = ['active', 'completed', 'archived', 'failed'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
@@ -31,7 +33,10 @@ export const JOB_COLUMNS = 'id, project_id, status, model, repository, ref, clon
 /** Jobs as the HTTP API sees them: create, read, follow up, archive, list. */
 @Injectable()
 export class JobsRepository {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly outbox: OutboxRepository,
+  ) {}
 
   /** Inserts an active job with its first message; workers hear of it when the transaction commits. */
   async insert(tx: Queryable, job: NewJob, prompt: string): Promise<JobRow> {
@@ -80,6 +85,7 @@ export class JobsRepository {
       [id],
     );
     await notify(tx, ARCHIVED_PREFIX + id);
+    await this.outbox.enqueue(tx, row.project_id, 'job.archived', toJobView(row));
     return row;
   }
 

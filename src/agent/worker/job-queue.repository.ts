@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { Database } from '../../database/database';
 import { JOBS_CHANNEL } from '../agent.constants';
+import { Database, Queryable } from '../../database/database';
+import { OutboxRepository } from '../../webhooks/outbox.repository';
+import { toJobView } from '../jobs/jobs.mapper';
 import { JOB_COLUMNS, JobRow } from '../jobs/jobs.repository';
 
 export interface MessageRow {
@@ -30,7 +32,16 @@ const PENDING = `status IN ('queued', 'running')`;
  */
 @Injectable()
 export class JobQueueRepository {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly outbox: OutboxRepository,
+  ) {}
+
+  /** Writes job.completed / job.failed in the transaction that made the change, with the job as GET returns it. */
+  private async emitIfSettled(tx: Queryable, before: string, after: JobRow): Promise<void> {
+    if (before !== 'active' || after.status === 'active' || after.status === 'archived') return;
+    await this.outbox.enqueue(tx, after.project_id, after.status === 'completed' ? 'job.completed' : 'job.failed', toJobView(after));
+  }
 
   /** Claims the oldest runnable job: active, not leased (or its lease expired), past its backoff. */
   async claim(workerId: string, leaseMs: number): Promise<JobRow | undefined> {
@@ -106,26 +117,32 @@ export class JobQueueRepository {
       );
       const [{ pending }] = await tx.query<{ pending: boolean }>(`SELECT EXISTS (SELECT 1 FROM agent_job_messages WHERE job_id = $1 AND ${PENDING}) AS pending`, [jobId]);
       const next = job.status === 'active' && pending;
-      await tx.query(
+      const [after] = await tx.query<JobRow>(
         `UPDATE agent_jobs SET pr_link = coalesce($2, pr_link), updated_at = now(),
            status = CASE WHEN status = 'active' AND NOT $3 THEN 'completed' ELSE status END,
            locked_by = CASE WHEN $3 THEN locked_by END, locked_until = CASE WHEN $3 THEN locked_until END
-         WHERE id = $1`,
+         WHERE id = $1 RETURNING ${JOB_COLUMNS}`,
         [jobId, outcome.prLink, next],
       );
+      await this.emitIfSettled(tx, job.status, after);
       return next ? 'next' : 'settled';
     });
   }
 
   /** Settles an active job with nothing pending left (e.g. its last message was cancelled) and releases it. */
-  async settleIdle(jobId: string, workerId: string): Promise<void> {
-    await this.db.query(
-      `UPDATE agent_jobs SET status = CASE WHEN status = 'active' AND NOT EXISTS (SELECT 1 FROM agent_job_messages WHERE job_id = $1 AND ${PENDING}) THEN 'completed' ELSE status END,
-         updated_at = CASE WHEN status = 'active' AND NOT EXISTS (SELECT 1 FROM agent_job_messages WHERE job_id = $1 AND ${PENDING}) THEN now() ELSE updated_at END,
-         locked_by = NULL, locked_until = NULL
-       WHERE id = $1 AND locked_by = $2`,
-      [jobId, workerId],
-    );
+  settleIdle(jobId: string, workerId: string): Promise<void> {
+    return this.db.transaction(async (tx) => {
+      const [job] = await tx.query<{ status: string }>('SELECT status FROM agent_jobs WHERE id = $1 AND locked_by = $2 FOR UPDATE', [jobId, workerId]);
+      if (!job) return;
+      const [after] = await tx.query<JobRow>(
+        `UPDATE agent_jobs SET status = CASE WHEN status = 'active' AND NOT EXISTS (SELECT 1 FROM agent_job_messages WHERE job_id = $1 AND ${PENDING}) THEN 'completed' ELSE status END,
+           updated_at = CASE WHEN status = 'active' AND NOT EXISTS (SELECT 1 FROM agent_job_messages WHERE job_id = $1 AND ${PENDING}) THEN now() ELSE updated_at END,
+           locked_by = NULL, locked_until = NULL
+         WHERE id = $1 RETURNING ${JOB_COLUMNS}`,
+        [jobId],
+      );
+      await this.emitIfSettled(tx, job.status, after);
+    });
   }
 
   /**
@@ -134,17 +151,18 @@ export class JobQueueRepository {
    */
   fail(jobId: string, workerId: string, seq: number, error: string): Promise<void> {
     return this.db.transaction(async (tx) => {
-      const [job] = await tx.query('SELECT 1 FROM agent_jobs WHERE id = $1 AND locked_by = $2 FOR UPDATE', [jobId, workerId]);
+      const [job] = await tx.query<{ status: string }>('SELECT status FROM agent_jobs WHERE id = $1 AND locked_by = $2 FOR UPDATE', [jobId, workerId]);
       if (!job) return;
       await tx.query(`UPDATE agent_job_messages SET status = 'failed', finished_at = now() WHERE job_id = $1 AND seq = $2 AND ${PENDING}`, [jobId, seq]);
       await tx.query(`UPDATE agent_job_messages SET status = 'cancelled', finished_at = now() WHERE job_id = $1 AND ${PENDING}`, [jobId]);
-      await tx.query(
+      const [after] = await tx.query<JobRow>(
         `UPDATE agent_jobs SET status = CASE WHEN status = 'active' THEN 'failed' ELSE status END,
            error = CASE WHEN status = 'active' THEN $2 ELSE error END,
            updated_at = now(), locked_by = NULL, locked_until = NULL
-         WHERE id = $1`,
+         WHERE id = $1 RETURNING ${JOB_COLUMNS}`,
         [jobId, error],
       );
+      await this.emitIfSettled(tx, job.status, after);
     });
   }
 
