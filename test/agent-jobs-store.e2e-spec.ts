@@ -2,7 +2,9 @@ import { OutboxRepository } from '../src/webhooks/outbox.repository';
 import { JobsRepository } from '../src/agent/jobs/jobs.repository';
 import { JobsService } from '../src/agent/jobs/jobs.service';
 import { RATE_LIMIT, RateLimitRepository } from '../src/agent/jobs/rate-limit.repository';
-import { ApiError } from '../src/common/api-error';
+import { JobRateLimited } from '../src/agent/jobs/jobs.service';
+import { rateLimitHeaders } from '../src/agent/jobs/rate-limit.repository';
+import { httpOf, InvalidTransition, NotFound } from '../src/common/domain-errors';
 import { IdempotencyRepository } from '../src/common/idempotency.repository';
 import { newId } from '../src/common/ids';
 import { loadConfig } from '../src/config/config';
@@ -75,13 +77,14 @@ describe.each(databaseCases())('Agent job store on $name', ({ open }) => {
     const projectId = await newProject();
     const results = await Promise.allSettled(Array.from({ length: 150 }, (_, i) => service.create(projectId, { prompt: `job ${i}` }, undefined)));
     const created = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
-    const rejected = results.flatMap((r) => (r.status === 'rejected' ? [r.reason as ApiError] : []));
+    const rejected = results.flatMap((r) => (r.status === 'rejected' ? [r.reason as JobRateLimited] : []));
     expect(created).toHaveLength(100);
     expect(rejected).toHaveLength(50);
     for (const err of rejected) {
-      expect(err).toBeInstanceOf(ApiError);
-      expect(err.getStatus()).toBe(429);
-      expect(err.headers).toMatchObject({ 'RateLimit-Limit': '100', 'RateLimit-Remaining': '0', 'Retry-After': expect.stringMatching(/^\d+$/) });
+      expect(err).toBeInstanceOf(JobRateLimited);
+      const { status, headers } = httpOf(err);
+      expect(status).toBe(429);
+      expect({ ...rateLimitHeaders(err.state), ...headers }).toMatchObject({ 'RateLimit-Limit': '100', 'RateLimit-Remaining': '0', 'Retry-After': expect.stringMatching(/^\d+$/) });
     }
     const [{ n }] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM agent_jobs WHERE project_id = $1', [projectId]);
     expect(n).toBe(100);
@@ -101,9 +104,9 @@ describe.each(databaseCases())('Agent job store on $name', ({ open }) => {
   it('a follow-up refused (unknown job, archived job) charges nothing and keeps no Idempotency-Key', async () => {
     const projectId = await newProject();
     const job = (await service.create(projectId, { prompt: 'first' }, undefined)).body;
-    await expect(service.addMessage(projectId, 'job_nope', { prompt: 'x' }, 'k')).rejects.toMatchObject({ status: 404 });
+    await expect(service.addMessage(projectId, 'job_nope', { prompt: 'x' }, 'k')).rejects.toBeInstanceOf(NotFound);
     await service.archive(projectId, job.id);
-    await expect(service.addMessage(projectId, job.id, { prompt: 'x' }, 'k')).rejects.toMatchObject({ status: 409 });
+    await expect(service.addMessage(projectId, job.id, { prompt: 'x' }, 'k')).rejects.toBeInstanceOf(InvalidTransition);
     expect(await usage(projectId)).toBe(1);
     const [{ n }] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM idempotency_keys WHERE project_id = $1', [projectId]);
     expect(n).toBe(0);

@@ -1,5 +1,5 @@
 import type { ClickHouseClient } from '@clickhouse/client';
-import { ApiError } from '../src/common/api-error';
+import { InvalidInput } from '../src/common/domain-errors';
 import { CLICKHOUSE } from '../src/clickhouse/clickhouse.module';
 import { HitRow, HitsRepository, toClickHouseTime } from '../src/ingest/hits.repository';
 import { HitsWriter } from '../src/ingest/hits.writer';
@@ -159,8 +159,7 @@ describe('Ingest group commit: rows the store refuses fail alone; no insert touc
     const others = await Promise.all([post(p, hitsN(59, 'a')), post(q, hitsN(58, 'c')), beaconTo(p.projectId, '{"path":"/d"}'), beaconTo(q.projectId, '{"path":"/e"}')]);
     const err = await poisoned;
     expect(others.map((r) => r.status)).toEqual([202, 202, 202, 202]);
-    expect(err).toBeInstanceOf(ApiError);
-    expect((err as ApiError).getStatus()).toBe(400);
+    expect(err).toBeInstanceOf(InvalidInput);
     expect(await stored(p.projectId)).toBe(60);
     expect(await stored(q.projectId)).toBe(59);
     // They did share the first insert, which ClickHouse refused whole; then halves, until the poison was alone.

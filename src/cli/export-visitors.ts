@@ -1,7 +1,7 @@
 // `npm run cli -- export visitors ...`: walks every page of the visitors report and writes CSV or JSON.
 import type { Writable } from 'node:stream';
 import { intOption, OptionSpecs, parseCommandLine, urlOption, usage, UsageError } from './args';
-import { retryAfterMs } from './ingest-client';
+import { ApiClient, DEFAULT_RETRY, describeAnswer, GaveUp, RetryPolicy } from './api-client';
 
 const SYNOPSIS = 'npm run cli -- export visitors --url URL --key KEY --project ID [--from DATE] [--to DATE] [--format csv|json] [--limit 250]';
 
@@ -21,12 +21,6 @@ export interface Io {
   stderr: Writable;
 }
 
-export interface RetryPolicy {
-  attempts: number;
-  baseDelayMs: number;
-  maxDelayMs: number;
-}
-
 interface Counts {
   human: number;
   ai: number;
@@ -41,9 +35,6 @@ interface Page {
 
 /** The API refused the request (4xx), or kept failing past the retries. */
 class ExportError extends Error {}
-
-const RETRYABLE = new Set([429, 502, 503, 504]);
-const DEFAULT_RETRY: RetryPolicy = { attempts: 8, baseDelayMs: 500, maxDelayMs: 30_000 };
 
 export async function run(argv: string[], io: Io = { stdout: process.stdout, stderr: process.stderr }, retry: RetryPolicy = DEFAULT_RETRY): Promise<number> {
   let options: { base: string; key: string; project: string; from?: string; to?: string; format: 'csv' | 'json'; limit: number };
@@ -66,12 +57,13 @@ export async function run(argv: string[], io: Io = { stdout: process.stdout, std
     return 2;
   }
 
-  const endpoint = `${options.base}/v1/analytics/${encodeURIComponent(options.project)}/visitors`;
+  const api = new ApiClient(options.base, options.key, retry, (message) => io.stderr.write(`export: ${message}\n`));
+  const endpoint = `/v1/analytics/${encodeURIComponent(options.project)}/visitors`;
   const fetchPage = (offset: number) => {
     const query = new URLSearchParams({ limit: String(options.limit), offset: String(offset) });
     if (options.from !== undefined) query.set('dateFrom', options.from);
     if (options.to !== undefined) query.set('dateTo', options.to);
-    return getJson(`${endpoint}?${query}`, options.key, retry, (message) => io.stderr.write(`export: ${message}\n`));
+    return getJson(api, `${endpoint}?${query}`);
   };
 
   try {
@@ -104,38 +96,16 @@ export function csvField(value: string): string {
   return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
 }
 
-async function getJson(url: string, key: string, retry: RetryPolicy, warn: (message: string) => void): Promise<Page> {
-  for (let attempt = 1; ; attempt++) {
-    let why: string;
-    let retryAfter: string | null = null;
-    try {
-      const res = await fetch(url, { headers: { authorization: `Bearer ${key}`, accept: 'application/json' }, signal: AbortSignal.timeout(120_000) });
-      const text = await res.text();
-      if (res.ok) return JSON.parse(text) as Page;
-      const body = parseJson(text) as { error?: unknown; details?: Array<{ field?: string; message?: string }> } | undefined;
-      const message = typeof body?.error === 'string' ? body.error : text.slice(0, 200);
-      const details = Array.isArray(body?.details) ? body.details.map((d) => ` ${d.field ? `${d.field}: ` : ''}${d.message ?? ''}`).join(';') : '';
-      why = `${res.status} ${message}${details ? ` (${details.trim()})` : ''}`;
-      if (!RETRYABLE.has(res.status)) throw new ExportError(why);
-      retryAfter = res.headers.get('retry-after');
-    } catch (err) {
-      if (err instanceof ExportError) throw err;
-      why = `network error: ${err instanceof Error ? ((err.cause as Error | undefined)?.message ?? err.message) : String(err)}`;
-    }
-    if (attempt >= retry.attempts) throw new ExportError(`gave up after ${attempt} attempts: ${why}`);
-    const backoff = Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** (attempt - 1)) * (0.5 + Math.random() / 2);
-    const delay = Math.min(retry.maxDelayMs, retryAfterMs(retryAfter) ?? backoff);
-    warn(`${why}; retrying in ${(delay / 1000).toFixed(1)} s`);
-    await new Promise((resolve) => setTimeout(resolve, delay));
-  }
-}
-
-function parseJson(text: string): unknown {
+async function getJson(api: ApiClient, path: string): Promise<Page> {
+  let res;
   try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
+    res = await api.send('GET', path);
+  } catch (err) {
+    if (err instanceof GaveUp) throw new ExportError(err.message);
+    throw err;
   }
+  if (res.status !== 200 || res.json === undefined) throw new ExportError(describeAnswer(res));
+  return res.json as Page;
 }
 
 function write(stream: Writable, chunk: string): Promise<void> {

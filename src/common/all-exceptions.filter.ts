@@ -1,6 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { ApiError, ErrorBody } from './api-error';
+import { DomainError, httpOf } from './domain-errors';
 import { isStorageUnavailable } from './storage-unavailable';
 
 const STATUS_MESSAGES: Record<number, string> = {
@@ -33,6 +34,10 @@ export interface Rendered {
 
 /** Maps any thrown value to the one error shape; only ApiError and known framework errors keep their message. */
 export function renderError(exception: unknown, logger: Logger): Rendered {
+  if (exception instanceof DomainError) {
+    const { status, headers } = httpOf(exception);
+    return { status, body: { error: exception.message, ...(exception.details?.length ? { details: exception.details } : {}) }, headers };
+  }
   if (exception instanceof ApiError) {
     return { status: exception.getStatus(), body: exception.getResponse() as ErrorBody, headers: exception.headers };
   }

@@ -1,4 +1,4 @@
-import { ApiError } from '../common/api-error';
+import { InvalidInput } from '../common/domain-errors';
 import { normalizePath, parseCollectBody, parseIngestBody, parseTimestamp, pathFromUrlOrPath, referrerHost, utmSource } from './hit-input';
 
 const NOW = Date.UTC(2026, 10, 21, 10, 0, 0);
@@ -7,9 +7,8 @@ function detailsOf(fn: () => unknown): Array<{ field?: string; message: string }
   try {
     fn();
   } catch (err) {
-    expect(err).toBeInstanceOf(ApiError);
-    expect((err as ApiError).getStatus()).toBe(400);
-    return (err as ApiError).details ?? [];
+    expect(err).toBeInstanceOf(InvalidInput);
+    return (err as InvalidInput).details ?? [];
   }
   throw new Error('expected a 400');
 }

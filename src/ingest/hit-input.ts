@@ -1,7 +1,8 @@
 import { isIP } from 'node:net';
-import { ApiError, ErrorDetail } from '../common/api-error';
+import { ErrorDetail } from '../common/api-error';
 import { MAX_SIGNATURE_AGENT_LENGTH, parseSignatureAgent } from './classifier/signature-agent';
 
+import { InvalidInput } from '../common/domain-errors';
 import { MAX_HITS_PER_REQUEST, MAX_PATH_LENGTH, MAX_REFERRER_LENGTH, MAX_USER_AGENT_LENGTH, MAX_VISITOR_ID_LENGTH } from '../common/limits';
 
 export { MAX_HITS_PER_REQUEST, MAX_PATH_LENGTH, MAX_REFERRER_LENGTH, MAX_USER_AGENT_LENGTH, MAX_VISITOR_ID_LENGTH };
@@ -113,7 +114,7 @@ class Problems {
   throwIfAny(): void {
     if (this.details.length === 0) return;
     const fields = [...new Set(this.details.map((d) => d.field))];
-    throw ApiError.badRequest(`Invalid ${fields.slice(0, 5).join(', ')}${fields.length > 5 ? ', …' : ''}.`, this.details);
+    throw new InvalidInput(`Invalid ${fields.slice(0, 5).join(', ')}${fields.length > 5 ? ', …' : ''}.`, this.details);
   }
 }
 

@@ -1,9 +1,9 @@
 import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
-import { ApiError } from '../common/api-error';
 import { Config } from '../config/config';
 import { isRejectedData } from '../clickhouse/clickhouse-errors';
 import { Metrics } from '../metrics/metrics';
 import { GroupCommit, InsertBatch, QueueFullError } from './group-commit';
+import { InvalidInput, QueueFull, StoreUnavailable } from '../common/domain-errors';
 import { HitRow, HitsRepository, MAX_PARTITIONS_PER_INSERT, partitionOf } from './hits.repository';
 
 /** Inserts running at once: the next batch is handed over while one is written (chDB itself runs them one at a time). */
@@ -52,13 +52,13 @@ export class HitsWriter implements BeforeApplicationShutdown {
     try {
       await this.commit.write(rows, { key: dedupToken });
     } catch (err) {
-      if (err instanceof QueueFullError) throw ApiError.unavailable('Too many hits are waiting to be stored; retry shortly.', 1);
+      if (err instanceof QueueFullError) throw new QueueFull('Too many hits are waiting to be stored; retry shortly.', 1);
       if (isRejectedData(err)) {
         this.logger.warn({ err, rows: rows.length }, 'the store refused hits as invalid');
-        throw ApiError.badRequest(`The store refused these hits as invalid (${(err as { type?: string }).type ?? 'bad data'}); sending them again will not help.`);
+        throw new InvalidInput(`The store refused these hits as invalid (${(err as { type?: string }).type ?? 'bad data'}); sending them again will not help.`);
       }
       this.logger.error({ err, rows: rows.length }, 'hits insert failed');
-      throw ApiError.unavailable('Hits could not be stored; retry later.', 5);
+      throw new StoreUnavailable('Hits could not be stored; retry later.', 5);
     }
   }
 

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import { ApiError } from '../common/api-error';
 import { IdempotencyRepository } from '../common/idempotency.repository';
 import { HitSource, Metrics } from '../metrics/metrics';
 import { parseSignatureAgent } from './classifier/signature-agent';
@@ -12,6 +11,7 @@ import { HitsWriter } from './hits.writer';
 import { KnownProjects } from './known-projects';
 import { AgentRanges } from './verification/agent-ranges';
 import { assertIdempotencyKey } from '../common/idempotency-key';
+import { InvalidInput, NotFound } from '../common/domain-errors';
 import { utcDay, visitorIdentity } from './visitor-identity';
 
 export const IDEMPOTENCY_SCOPE = 'ingest';
@@ -69,7 +69,7 @@ export class IngestService {
     } catch (err) {
       // Refused as invalid: nothing was stored and the same batch can never succeed, so the key starts
       // afresh. Any other failure keeps the claim: the retry must reuse its token (some months may be stored).
-      if (err instanceof ApiError && err.getStatus() === 400) await this.idempotency.release(projectId, IDEMPOTENCY_SCOPE, idempotencyKey);
+      if (err instanceof InvalidInput) await this.idempotency.release(projectId, IDEMPOTENCY_SCOPE, idempotencyKey);
       throw err;
     }
     await this.idempotency.complete(projectId, IDEMPOTENCY_SCOPE, idempotencyKey, 202, result);
@@ -82,7 +82,7 @@ export class IngestService {
     // Existence only, not authorization: the beacon is public, but hits for no project are refused.
     let exists = this.projects.exists(projectId);
     if (typeof exists !== 'boolean') exists = await exists;
-    if (!exists) throw ApiError.notFound('No project has this id.');
+    if (!exists) throw new NotFound('No project has this id.');
     // A malformed header is not the visitor's fault: the hit is classified by its user agent alone.
     const signatureAgent = signatureAgentHeader === undefined ? undefined : parseSignatureAgent(signatureAgentHeader);
     return this.store(projectId, [{ ...hit, userAgent, ip, signatureAgent }], 'beacon');

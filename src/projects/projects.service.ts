@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { ApiError } from '../common/api-error';
 import { newId } from '../common/ids';
 import { generateApiKey, hashSecret, keyHint } from '../auth/api-key';
 import { ApiKeyView, CreateProjectDto, ListProjectsQuery, ProjectView, UpdateProjectDto } from './projects.dto';
 import { toApiKeyView, toProjectView } from './projects.mapper';
+import { NotFound } from '../common/domain-errors';
 import { NewKey, NewProject, ProjectRow, ProjectsRepository } from './projects.repository';
 
 function newKey(): { secret: string; row: NewKey } {
@@ -41,7 +41,7 @@ export class ProjectsService {
 
   async getRow(projectId: string): Promise<ProjectRow> {
     const row = await this.projects.find(projectId);
-    if (!row) throw ApiError.notFound(`Project ${projectId} does not exist.`);
+    if (!row) throw new NotFound(`Project ${projectId} does not exist.`);
     return row;
   }
 
@@ -56,7 +56,7 @@ export class ProjectsService {
     if (dto.ref !== undefined) changes.ref = dto.ref;
     if (dto.cloneUrl !== undefined) changes.clone_url = dto.cloneUrl;
     const row = await this.projects.update(projectId, changes);
-    if (!row) throw ApiError.notFound(`Project ${projectId} does not exist.`);
+    if (!row) throw new NotFound(`Project ${projectId} does not exist.`);
     return toProjectView(row);
   }
 
@@ -74,6 +74,6 @@ export class ProjectsService {
 
   async revokeKey(projectId: string, keyId: string): Promise<void> {
     await this.getRow(projectId);
-    if (!(await this.projects.revokeKey(projectId, keyId))) throw ApiError.notFound(`Key ${keyId} does not exist in project ${projectId}.`);
+    if (!(await this.projects.revokeKey(projectId, keyId))) throw new NotFound(`Key ${keyId} does not exist in project ${projectId}.`);
   }
 }

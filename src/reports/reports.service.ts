@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { ApiError } from '../common/api-error';
 import { Clock } from '../common/clock';
 import { newId } from '../common/ids';
 import { resolveTimeZone } from '../common/time-zone';
@@ -10,6 +9,7 @@ import { nextDue, parseCron } from './report-window';
 import { ReportScheduler } from './report-scheduler';
 import { CreateReportDto, UpdateReportDto } from './reports.dto';
 import { toReportView, toRunView } from './reports.mapper';
+import { InvalidInput, InvalidTransition, NotFound } from '../common/domain-errors';
 import { ReportRow, ReportsRepository } from './reports.repository';
 
 @Injectable()
@@ -71,10 +71,10 @@ export class ReportsService {
   async content(projectId: string, id: string, runId: string): Promise<{ contentType: string; body: string }> {
     const report = await this.find(projectId, id);
     const row = await this.repo.content(id, runId);
-    if (!row) throw ApiError.notFound(`Run ${runId} does not exist for this report.`);
-    if (row.status === 'pending' || row.status === 'running') throw ApiError.conflict(`Run ${runId} has not finished yet.`);
-    if (row.status === 'failed') throw ApiError.conflict(`Run ${runId} failed; it has no content.`);
-    if (row.content === null) throw ApiError.notFound(`The content of run ${runId} was deleted: content is kept for 30 days.`);
+    if (!row) throw new NotFound(`Run ${runId} does not exist for this report.`);
+    if (row.status === 'pending' || row.status === 'running') throw new InvalidTransition(`Run ${runId} has not finished yet.`);
+    if (row.status === 'failed') throw new InvalidTransition(`Run ${runId} failed; it has no content.`);
+    if (row.content === null) throw new NotFound(`The content of run ${runId} was deleted: content is kept for 30 days.`);
     return { contentType: report.format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8', body: row.content };
   }
 
@@ -88,15 +88,15 @@ export class ReportsService {
 /** Validates cron and timezone; returns the canonical zone name. */
 function checkSchedule(cron: string, timezone: string): string {
   const zone = resolveTimeZone(timezone);
-  if (!zone) throw ApiError.invalidField('timezone', `timezone must be an IANA time zone name such as Europe/Berlin; got "${timezone.slice(0, 64)}".`);
+  if (!zone) throw InvalidInput.field('timezone', `timezone must be an IANA time zone name such as Europe/Berlin; got "${timezone.slice(0, 64)}".`);
   try {
     parseCron(cron, zone);
   } catch {
-    throw ApiError.invalidField('cron', 'cron must be a 5-field cron expression (minute hour day-of-month month day-of-week), e.g. "0 8 * * 1".');
+    throw InvalidInput.field('cron', 'cron must be a 5-field cron expression (minute hour day-of-month month day-of-week), e.g. "0 8 * * 1".');
   }
   return zone;
 }
 
-function notFound(id: string): ApiError {
-  return ApiError.notFound(`Report ${id} does not exist in this project.`);
+function notFound(id: string): NotFound {
+  return new NotFound(`Report ${id} does not exist in this project.`);
 }

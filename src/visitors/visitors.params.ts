@@ -1,6 +1,6 @@
-import { ApiError } from '../common/api-error';
 import { resolveTimeZone, zonedToUtc } from '../common/time-zone';
 import { DAY_MS } from '../common/time';
+import { InvalidInput } from '../common/domain-errors';
 import { parseQueryInteger } from '../common/query-integer';
 
 /** 9999-12-31T23:59:59.999Z: an offset can roll a valid-looking date past it, and no report reaches that far. */
@@ -108,7 +108,7 @@ export class QueryProblems {
   }
 
   throwIfAny(): void {
-    if (this.details.length) throw ApiError.badRequest(`Invalid ${[...new Set(this.details.map((d) => d.field))].join(', ')}.`, this.details);
+    if (this.details.length) throw new InvalidInput(`Invalid ${[...new Set(this.details.map((d) => d.field))].join(', ')}.`, this.details);
   }
 }
 

@@ -1,4 +1,4 @@
-import { dayBit, monthsBetween, needsExtent, planRange } from './visitors.plan';
+import { RAW_WINDOW_MS, dayBit, monthsBetween, needsExtent, planRange } from './visitors.plan';
 
 const T = (iso: string) => Date.parse(iso);
 const bits = (...days: string[]) => days.reduce((m, d) => m | dayBit(T(d)), 0n);
@@ -10,7 +10,7 @@ describe('planRange', () => {
   });
 
   it('serves whole days from the rollups and partial edge days from hits', () => {
-    const plan = planRange({ from: T('2026-03-10T08:00:00Z'), to: T('2026-03-12T08:00:00Z') }, undefined);
+    const plan = planRange({ from: T('2026-03-10T08:00:00Z'), to: T('2026-03-12T08:00:00Z') }, undefined, 0);
     expect(plan).toEqual({
       kind: 'rollup', months: [202603],
       whole: [bits('2026-03-11')], edge: [bits('2026-03-10', '2026-03-12')],
@@ -19,7 +19,7 @@ describe('planRange', () => {
   });
 
   it('keeps one mask per month', () => {
-    const plan = planRange({ from: T('2026-01-31T12:00:00Z'), to: T('2026-03-02') }, { firstMonth: 202601, lastMonth: 202603 });
+    const plan = planRange({ from: T('2026-01-31T12:00:00Z'), to: T('2026-03-02') }, { firstMonth: 202601, lastMonth: 202603 }, 0);
     expect(plan).toEqual({
       kind: 'rollup', months: [202601, 202602, 202603],
       whole: [0n, (1n << 28n) - 1n, bits('2026-03-01')], edge: [bits('2026-01-31'), 0n, 0n],
@@ -31,6 +31,12 @@ describe('planRange', () => {
     expect(planRange({ from: T('2026-03-10T08:00:00Z'), to: T('2026-03-11T07:00:00Z') }, undefined)).toEqual({ kind: 'raw', window: { from: T('2026-03-10T08:00:00Z'), to: T('2026-03-11T07:00:00Z') } });
     expect(planRange({}, null)).toEqual({ kind: 'empty' });
     expect(planRange({ from: T('2027-01-01') }, { firstMonth: 202601, lastMonth: 202603 })).toEqual({ kind: 'empty' });
+  });
+
+  it('reads hits for a window up to RAW_WINDOW_MS long, the rollups beyond it', () => {
+    const from = T('2026-03-10T10:30:00Z');
+    expect(planRange({ from, to: from + RAW_WINDOW_MS }, undefined)).toEqual({ kind: 'raw', window: { from, to: from + RAW_WINDOW_MS } });
+    expect(planRange({ from, to: from + RAW_WINDOW_MS + 1 }, undefined)).toMatchObject({ kind: 'rollup', months: [202603] });
   });
 
   it('clamps open and wide ranges to the months holding data', () => {

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
-import { ApiError } from '../common/api-error';
 import { Clock } from '../common/clock';
 import { newId } from '../common/ids';
 import { Config } from '../config/config';
@@ -8,6 +7,7 @@ import { ProjectsService } from '../projects/projects.service';
 import { refuseUrl } from './destination';
 import { CreateWebhookDto, DeliveryView, PageQuery, WebhookView } from './webhooks.dto';
 import { toDeliveryView, toWebhookView } from './webhooks.mapper';
+import { InvalidInput, NotFound } from '../common/domain-errors';
 import { WebhooksRepository } from './webhooks.repository';
 
 @Injectable()
@@ -22,7 +22,7 @@ export class WebhooksService {
   async create(projectId: string, dto: CreateWebhookDto): Promise<{ webhook: WebhookView; secret: string }> {
     await this.projects.getRow(projectId);
     const refusal = await refuseUrl(dto.url, this.config.WEBHOOK_ALLOW_PRIVATE);
-    if (refusal) throw ApiError.invalidField('url', refusal);
+    if (refusal) throw InvalidInput.field('url', refusal);
     // Standard Webhooks secret: "whsec_" + base64 of 24 random bytes (192 bits).
     const secret = `whsec_${randomBytes(24).toString('base64')}`;
     const events = dto.events.includes('*') ? ['*'] : dto.events;
@@ -48,11 +48,11 @@ export class WebhooksService {
   async redeliver(projectId: string, id: string, deliveryId: string): Promise<{ delivery: DeliveryView }> {
     if (!(await this.repo.find(projectId, id))) throw notFound(id);
     const row = await this.repo.redeliver(id, deliveryId, this.clock.now());
-    if (!row) throw ApiError.notFound(`Delivery ${deliveryId} does not exist for this webhook.`);
+    if (!row) throw new NotFound(`Delivery ${deliveryId} does not exist for this webhook.`);
     return { delivery: toDeliveryView(row) };
   }
 }
 
-function notFound(id: string): ApiError {
-  return ApiError.notFound(`Webhook ${id} does not exist in this project.`);
+function notFound(id: string): NotFound {
+  return new NotFound(`Webhook ${id} does not exist in this project.`);
 }

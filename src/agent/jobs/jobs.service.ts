@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { ApiError } from '../../common/api-error';
 import { IdempotencyRepository } from '../../common/idempotency.repository';
 import { newId } from '../../common/ids';
 import { Config } from '../../config/config';
@@ -9,11 +8,12 @@ import { JobListView, JobView, ListJobsQuery, PromptDto } from './jobs.dto';
 import { toJobView } from './jobs.mapper';
 import { JobRow, JobsRepository } from './jobs.repository';
 import { assertIdempotencyKey } from '../../common/idempotency-key';
+import { InvalidTransition, NotFound, RateLimited } from '../../common/domain-errors';
 import { RateLimitRepository, rateLimitHeaders, RateLimitState } from './rate-limit.repository';
 
 
 /** A response of a rate-limited operation: the interceptor turns `rateLimit` into headers. */
-export interface RateLimited<T> {
+export interface RateLimitedResult<T> {
   status: number;
   body: T;
   rateLimit: RateLimitState;
@@ -30,7 +30,7 @@ export class JobsService {
     private readonly projects: ProjectsService,
   ) {}
 
-  async create(projectId: string, dto: PromptDto, idempotencyKey: string | undefined): Promise<RateLimited<JobView>> {
+  async create(projectId: string, dto: PromptDto, idempotencyKey: string | undefined): Promise<RateLimitedResult<JobView>> {
     const project = await this.projects.getRow(projectId);
     return this.rateLimited(projectId, 'agent.job.create', idempotencyKey, 201, async (tx, charge) => {
       await charge();
@@ -52,11 +52,11 @@ export class JobsService {
     return toJobView(row);
   }
 
-  async addMessage(projectId: string, id: string, dto: PromptDto, idempotencyKey: string | undefined): Promise<RateLimited<JobView>> {
+  async addMessage(projectId: string, id: string, dto: PromptDto, idempotencyKey: string | undefined): Promise<RateLimitedResult<JobView>> {
     return this.rateLimited(projectId, `agent.job.message:${id}`, idempotencyKey, 200, async (tx, charge) => {
       const job = await this.jobs.lock(tx, projectId, id);
       if (!job) throw notFound(id);
-      if (job.status === 'archived') throw ApiError.conflict(`Job ${id} is archived; it takes no more messages.`);
+      if (job.status === 'archived') throw new InvalidTransition(`Job ${id} is archived; it takes no more messages.`);
       await charge();
       return this.jobs.addMessage(tx, id, dto.prompt);
     });
@@ -66,7 +66,7 @@ export class JobsService {
     return this.db.transaction(async (tx) => {
       const job = await this.jobs.lock(tx, projectId, id);
       if (!job) throw notFound(id);
-      if (job.status === 'archived') throw ApiError.conflict(`Job ${id} is already archived.`);
+      if (job.status === 'archived') throw new InvalidTransition(`Job ${id} is already archived.`);
       return toJobView(await this.jobs.archive(tx, id));
     });
   }
@@ -94,7 +94,7 @@ export class JobsService {
     idempotencyKey: string | undefined,
     status: number,
     work: (tx: Queryable, charge: () => Promise<void>) => Promise<JobRow>,
-  ): Promise<RateLimited<JobView>> {
+  ): Promise<RateLimitedResult<JobView>> {
     assertIdempotencyKey(idempotencyKey);
     return this.db.transaction(async (tx) => {
       if (idempotencyKey !== undefined) {
@@ -117,15 +117,17 @@ export class JobsService {
   }
 }
 
-function notFound(id: string): ApiError {
-  return ApiError.notFound(`Job ${id} does not exist in this project.`);
+function notFound(id: string): NotFound {
+  return new NotFound(`Job ${id} does not exist in this project.`);
 }
 
-function tooManyRequests(state: RateLimitState): ApiError {
-  return new ApiError(
-    429,
-    `Rate limit reached: ${state.limit} job creations and follow-up messages per project per hour. Retry in ${state.resetSeconds} s.`,
-    undefined,
-    { ...rateLimitHeaders(state), 'Retry-After': String(state.resetSeconds) },
-  );
+/** Spent budget; the interceptor adds the RateLimit-* headers from `state`. */
+export class JobRateLimited extends RateLimited {
+  constructor(readonly state: RateLimitState) {
+    super(`Rate limit reached: ${state.limit} job creations and follow-up messages per project per hour. Retry in ${state.resetSeconds} s.`, state.resetSeconds);
+  }
+}
+
+function tooManyRequests(state: RateLimitState): JobRateLimited {
+  return new JobRateLimited(state);
 }

@@ -1,8 +1,7 @@
 import { CallHandler, ExecutionContext, Injectable, Logger, NestInterceptor } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { catchError, from, map, mergeMap, Observable, throwError } from 'rxjs';
-import { ApiError } from '../../common/api-error';
-import { JobsService, RateLimited } from './jobs.service';
+import { JobRateLimited, JobsService, RateLimitedResult } from './jobs.service';
 import { rateLimitHeaders } from './rate-limit.repository';
 
 /**
@@ -15,7 +14,7 @@ export class RateLimitHeadersInterceptor implements NestInterceptor {
 
   constructor(private readonly jobs: JobsService) {}
 
-  intercept(ctx: ExecutionContext, next: CallHandler<RateLimited<unknown>>): Observable<unknown> {
+  intercept(ctx: ExecutionContext, next: CallHandler<RateLimitedResult<unknown>>): Observable<unknown> {
     const http = ctx.switchToHttp();
     const reply = http.getResponse<FastifyReply>();
     const projectId = (http.getRequest<FastifyRequest>().params as Record<string, string>).projectId;
@@ -25,10 +24,13 @@ export class RateLimitHeadersInterceptor implements NestInterceptor {
         return result.body;
       }),
       catchError((err: unknown) => {
-        if (!(err instanceof ApiError) || 'RateLimit-Limit' in err.headers) return throwError(() => err);
+        if (err instanceof JobRateLimited) {
+          void reply.headers(rateLimitHeaders(err.state));
+          return throwError(() => err);
+        }
         return from(this.jobs.currentRateLimit(projectId)).pipe(
           mergeMap((state) => {
-            Object.assign(err.headers, rateLimitHeaders(state));
+            void reply.headers(rateLimitHeaders(state));
             return throwError(() => err);
           }),
           // The headers are a courtesy on an error response; failing to read them must not mask the error.
