@@ -110,12 +110,15 @@ describe('Agent job endpoints over HTTP (no worker)', () => {
     expect(first.status).toBe(201);
     expect(second.status).toBe(201);
     expect(second.body).toEqual(first.body);
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    expect(second.headers.get('idempotent-replayed')).toBe('true');
     expect(second.headers.get('ratelimit-remaining')).toBe(first.headers.get('ratelimit-remaining'));
     const msg1 = await t.request('POST', `/v2/agent/${projectId}/job/${first.body.id}/message`, { token: apiKey, body: { prompt: 'again' }, headers: { 'Idempotency-Key': 'msg-1' } });
     const msg2 = await t.request('POST', `/v2/agent/${projectId}/job/${first.body.id}/message`, { token: apiKey, body: { prompt: 'again' }, headers: { 'Idempotency-Key': 'msg-1' } });
     expect(msg1.status).toBe(200);
     expect(msg2.status).toBe(200);
     expect(msg2.body).toEqual(msg1.body);
+    expect(msg2.headers.get('idempotent-replayed')).toBe('true');
     expect(msg2.headers.get('ratelimit-remaining')).toBe(msg1.headers.get('ratelimit-remaining'));
     const tooLong = await create('x', { 'Idempotency-Key': 'k'.repeat(256) });
     expect(tooLong.status).toBe(400);

@@ -30,8 +30,8 @@ describe.each(databaseCases())('IdempotencyRepository on $name', ({ open }) => {
     // The first attempt "crashed": no complete, no release. The retry is not blocked.
     const retry = await keys.claim(projectId, 'ingest', 'k1');
     expect(retry).toEqual({ state: 'claimed', firstSeenAt: (first as { firstSeenAt: Date }).firstSeenAt, resumed: true });
-    await keys.complete(projectId, 'ingest', 'k1', 202, { accepted: 3 });
-    expect(await keys.claim(projectId, 'ingest', 'k1')).toEqual({ state: 'replay', status: 202, response: { accepted: 3 } });
+    await keys.complete(projectId, 'ingest', 'k1', { accepted: 3 });
+    expect(await keys.claim(projectId, 'ingest', 'k1')).toEqual({ state: 'replay', response: { accepted: 3 } });
     // Scopes and projects do not share keys.
     expect(await keys.claim(projectId, 'other', 'k1')).toMatchObject({ state: 'claimed', resumed: false });
   });
@@ -47,7 +47,7 @@ describe.each(databaseCases())('IdempotencyRepository on $name', ({ open }) => {
 
   it('a key past its 24 h is claimed anew, finished or not', async () => {
     await keys.claim(projectId, 'ingest', 'done');
-    await keys.complete(projectId, 'ingest', 'done', 202, { accepted: 1 });
+    await keys.complete(projectId, 'ingest', 'done', { accepted: 1 });
     await keys.claim(projectId, 'ingest', 'stuck');
     await age('done', 25);
     await age('stuck', 25);
@@ -57,7 +57,7 @@ describe.each(databaseCases())('IdempotencyRepository on $name', ({ open }) => {
 
   it('purges expired keys only, in batches, and two instances purging at once neither fail nor double-count', async () => {
     for (const key of ['old-1', 'old-2', 'old-3', 'fresh']) await keys.claim(projectId, 'ingest', key);
-    await keys.complete(projectId, 'ingest', 'old-1', 202, {});
+    await keys.complete(projectId, 'ingest', 'old-1', {});
     for (const key of ['old-1', 'old-2', 'old-3']) await age(key, 25);
     await age('fresh', 23);
     const purged = await Promise.all([new IdempotencyKeysPurge(keys).purge(), new IdempotencyKeysPurge(new IdempotencyRepository(db)).purge()]);

@@ -8,7 +8,7 @@ export type IdempotencyClaim =
    * claimed the key and never finished (it crashed, failed with 503, or is still running).
    */
   | { state: 'claimed'; firstSeenAt: Date; resumed: boolean }
-  | { state: 'replay'; status: number; response: unknown };
+  | { state: 'replay'; response: unknown };
 
 /** Keys older than this are forgotten: the same key then starts a new request. */
 export const IDEMPOTENCY_TTL_HOURS = 24;
@@ -28,28 +28,29 @@ export class IdempotencyRepository {
     // An expired row is replaced, so the key can be reused after the TTL.
     const [claimed] = await tx.query<{ created_at: Date }>(
       `INSERT INTO idempotency_keys (project_id, scope, key) VALUES ($1, $2, $3)
-       ON CONFLICT (project_id, scope, key) DO UPDATE SET status = NULL, response = NULL, created_at = now()
+       ON CONFLICT (project_id, scope, key) DO UPDATE SET response = NULL, created_at = now()
          WHERE idempotency_keys.created_at < now() - make_interval(hours => $4)
        RETURNING created_at`,
       [projectId, scope, key, IDEMPOTENCY_TTL_HOURS],
     );
     if (claimed) return { state: 'claimed', firstSeenAt: new Date(claimed.created_at), resumed: false };
-    const [row] = await tx.query<{ status: number | null; response: unknown; created_at: Date }>(
-      'SELECT status, response, created_at FROM idempotency_keys WHERE project_id = $1 AND scope = $2 AND key = $3',
+    const [row] = await tx.query<{ response: unknown; created_at: Date }>(
+      'SELECT response, created_at FROM idempotency_keys WHERE project_id = $1 AND scope = $2 AND key = $3',
       [projectId, scope, key],
     );
     if (!row) return this.claim(projectId, scope, key, tx); // released or purged in between: claim afresh
-    if (row.status !== null) return { state: 'replay', status: row.status, response: row.response };
+    // A finished request always stored its response (JSON, never SQL NULL); the route knows its status.
+    if (row.response !== null) return { state: 'replay', response: row.response };
     return { state: 'claimed', firstSeenAt: new Date(row.created_at), resumed: true };
   }
 
-  async complete(projectId: string, scope: string, key: string, status: number, response: unknown, tx: Queryable = this.db): Promise<void> {
-    await tx.query('UPDATE idempotency_keys SET status = $4, response = $5 WHERE project_id = $1 AND scope = $2 AND key = $3', [projectId, scope, key, status, JSON.stringify(response)]);
+  async complete(projectId: string, scope: string, key: string, response: unknown, tx: Queryable = this.db): Promise<void> {
+    await tx.query('UPDATE idempotency_keys SET response = $4 WHERE project_id = $1 AND scope = $2 AND key = $3', [projectId, scope, key, JSON.stringify(response ?? null)]);
   }
 
   /** Frees an unfinished claim whose request can never succeed as sent, so the key starts afresh. */
   async release(projectId: string, scope: string, key: string, tx: Queryable = this.db): Promise<void> {
-    await tx.query('DELETE FROM idempotency_keys WHERE project_id = $1 AND scope = $2 AND key = $3 AND status IS NULL', [projectId, scope, key]);
+    await tx.query('DELETE FROM idempotency_keys WHERE project_id = $1 AND scope = $2 AND key = $3 AND response IS NULL', [projectId, scope, key]);
   }
 
   /**

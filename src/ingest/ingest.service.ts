@@ -72,7 +72,7 @@ export class IngestService {
       if (err instanceof InvalidInput) await this.idempotency.release(projectId, IDEMPOTENCY_SCOPE, idempotencyKey);
       throw err;
     }
-    await this.idempotency.complete(projectId, IDEMPOTENCY_SCOPE, idempotencyKey, 202, result);
+    await this.idempotency.complete(projectId, IDEMPOTENCY_SCOPE, idempotencyKey, result);
     return { result, replayed: false };
   }
 

@@ -12,11 +12,14 @@ import { InvalidTransition, NotFound, RateLimited } from '../../common/domain-er
 import { RateLimitRepository, rateLimitHeaders, RateLimitState } from './rate-limit.repository';
 
 
-/** A response of a rate-limited operation: the interceptor turns `rateLimit` into headers. */
+/**
+ * The outcome of a rate-limited operation: the interceptor turns `rateLimit` into headers, and
+ * `replayed` (an Idempotency-Key seen before: nothing was done or charged again) into one.
+ */
 export interface RateLimitedResult<T> {
-  status: number;
   body: T;
   rateLimit: RateLimitState;
+  replayed: boolean;
 }
 
 @Injectable()
@@ -32,7 +35,7 @@ export class JobsService {
 
   async create(projectId: string, dto: PromptDto, idempotencyKey: string | undefined): Promise<RateLimitedResult<JobView>> {
     const project = await this.projects.getRow(projectId);
-    return this.rateLimited(projectId, 'agent.job.create', idempotencyKey, 201, async (tx, charge) => {
+    return this.rateLimited(projectId, 'agent.job.create', idempotencyKey, async (tx, charge) => {
       await charge();
       const job = {
         id: newId('job'),
@@ -53,7 +56,7 @@ export class JobsService {
   }
 
   async addMessage(projectId: string, id: string, dto: PromptDto, idempotencyKey: string | undefined): Promise<RateLimitedResult<JobView>> {
-    return this.rateLimited(projectId, `agent.job.message:${id}`, idempotencyKey, 200, async (tx, charge) => {
+    return this.rateLimited(projectId, `agent.job.message:${id}`, idempotencyKey, async (tx, charge) => {
       const job = await this.jobs.lock(tx, projectId, id);
       if (!job) throw notFound(id);
       if (job.status === 'archived') throw new InvalidTransition(`Job ${id} is archived; it takes no more messages.`);
@@ -92,7 +95,6 @@ export class JobsService {
     projectId: string,
     scope: string,
     idempotencyKey: string | undefined,
-    status: number,
     work: (tx: Queryable, charge: () => Promise<void>) => Promise<JobRow>,
   ): Promise<RateLimitedResult<JobView>> {
     assertIdempotencyKey(idempotencyKey);
@@ -101,7 +103,7 @@ export class JobsService {
         // On a real server a concurrent request with the same key waits here for the first to commit.
         // The claim commits with the job, so a crash mid-way leaves no claim: the retry creates the job once.
         const claim = await this.idempotency.claim(projectId, scope, idempotencyKey, tx);
-        if (claim.state === 'replay') return { status: claim.status, body: claim.response as JobView, rateLimit: await this.rateLimit.peek(projectId, tx) };
+        if (claim.state === 'replay') return { body: claim.response as JobView, rateLimit: await this.rateLimit.peek(projectId, tx), replayed: true };
       }
       let rateLimit: RateLimitState | undefined;
       const charge = async () => {
@@ -111,8 +113,8 @@ export class JobsService {
       const row = await work(tx, charge);
       if (!rateLimit) throw new Error(`${scope}: the operation did not charge the rate limit`);
       const body = toJobView(row);
-      if (idempotencyKey !== undefined) await this.idempotency.complete(projectId, scope, idempotencyKey, status, body, tx);
-      return { status, body, rateLimit };
+      if (idempotencyKey !== undefined) await this.idempotency.complete(projectId, scope, idempotencyKey, body, tx);
+      return { body, rateLimit, replayed: false };
     });
   }
 }

@@ -20,7 +20,9 @@ export class RateLimitHeadersInterceptor implements NestInterceptor {
     const projectId = (http.getRequest<FastifyRequest>().params as Record<string, string>).projectId;
     return next.handle().pipe(
       map((result) => {
-        void reply.status(result.status).headers(rateLimitHeaders(result.rateLimit));
+        void reply.headers(rateLimitHeaders(result.rateLimit));
+        // As on ingest (and Stripe): this response is the stored one of an earlier request with the same key.
+        if (result.replayed) void reply.header('Idempotent-Replayed', 'true');
         return result.body;
       }),
       catchError((err: unknown) => {
