@@ -6,7 +6,8 @@
 // docent:overview-ready, set by the page itself); "complete" = every panel has answered
 // (docent:overview-complete). Both are measured from navigation start, so they include the HTML,
 // the JS, and every API call the page makes.
-// Env: BENCH_ROUNDS (default 5), BENCH_HITS_MILLIONS (default 10).
+// Env: BENCH_ROUNDS (default 5), BENCH_HITS_MILLIONS (default 10), BENCH_LOG_LEVEL (the service's
+// logs, e.g. warn to see why an API call failed; silent by default).
 import type { ClickHouseClient } from '@clickhouse/client';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +16,7 @@ import { chromium } from 'playwright-core';
 import { createApp } from '../src/app';
 import { CLICKHOUSE } from '../src/clickhouse/clickhouse.module';
 import { loadConfig } from '../src/config/config';
+import { settle } from './settle';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const MILLIONS = Number(process.env.BENCH_HITS_MILLIONS ?? 10);
@@ -69,8 +71,8 @@ interface Sample {
 
 async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'docent-bench-dashboard-'));
-  const config = loadConfig({ DATA_DIR: dataDir, ADMIN_TOKEN, LOG_LEVEL: 'silent', WORKER: 'off' });
-  const app = await createApp(config, { logger: false });
+  const config = loadConfig({ DATA_DIR: dataDir, ADMIN_TOKEN, LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent', WORKER: 'off' });
+  const app = await createApp(config, { logger: process.env.BENCH_LOG_LEVEL !== undefined });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${(app.getHttpServer().address() as { port: number }).port}`;
   const ch = app.get<ClickHouseClient>(CLICKHOUSE);
@@ -91,6 +93,8 @@ async function main() {
     }
     const [{ hits }] = await (await ch.query({ query: 'SELECT count() AS hits FROM hits WHERE project_id = {p:String}', query_params: { p: project.id }, format: 'JSONEachRow' })).json<{ hits: string }>();
     console.log(`generated ${Number(hits).toLocaleString('en-US')} hits (March 2026) in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    const tables = await settle(ch);
+    console.log(`merges settled: ${tables.map((t) => `${t.table} ${t.parts}`).join(', ')} parts`);
 
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     // Signed in as the page itself would be: the key in sessionStorage, never in the URL.

@@ -15,6 +15,7 @@ import { createApp } from '../src/app';
 import { CLICKHOUSE } from '../src/clickhouse/clickhouse.module';
 import { loadConfig } from '../src/config/config';
 import { REFERRAL_MAPS } from '../src/insights/ai-assistants';
+import { settle } from './settle';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const MILLIONS = Number(process.env.BENCH_HITS_MILLIONS ?? 10);
@@ -115,20 +116,6 @@ async function generate(ch: ClickHouseClient, projectId: string, millions: numbe
   await ch.command({ query: BOTS, query_params: { projectId, count: Math.round(millions * 100_000), bots: Math.round(20_000 * k) } });
   await ch.command({ query: NAIVE_TABLE });
   await ch.command({ query: `INSERT INTO naive_hits SELECT ${COLUMNS} FROM hits WHERE project_id = {projectId:String}`, query_params: { projectId } });
-}
-
-async function settle(ch: ClickHouseClient): Promise<Array<{ table: string; parts: number; rows: number; bytes: number }>> {
-  const parts = async () => (await (await ch.query({
-    query: `SELECT table, count() AS parts, sum(rows) AS rows, sum(bytes_on_disk) AS bytes FROM system.parts WHERE active AND database = currentDatabase() AND table NOT LIKE '%schema%' GROUP BY table ORDER BY table`,
-    format: 'JSONEachRow',
-  })).json<{ table: string; parts: number; rows: number; bytes: number }>());
-  // Let background merges settle, as they would have over a real month.
-  for (let i = 0; i < 30; i++) {
-    const p = await parts();
-    if (p.filter((r) => r.table !== 'naive_hits').every((r) => Number(r.parts) <= 12)) return p;
-    await new Promise((r) => setTimeout(r, 2000));
-  }
-  return parts();
 }
 
 async function main() {
