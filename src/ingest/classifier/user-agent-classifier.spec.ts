@@ -108,6 +108,28 @@ describe('classifyUserAgent', () => {
     ])('%s → ai training', (_what, ua, operator) => {
       expect(classifyUserAgent(ua)).toMatchObject({ class: 'ai', aiCategory: 'training', aiOperator: operator });
     });
+
+    // Held-out misses from matomo-org/device-detector's fixtures (never in the corpus): automation that
+    // names itself AI but is in no list is ai / other, named by its own product, not by `Mozilla/`.
+    it.each([
+      ['Mozilla/5.0 (compatible; Groq-Bot/1.0; +https://groq.com/)', 'Groq-Bot', 'Groq'],
+      ['Mozilla/5.0 (compatible; Character-AI/1.0; +https://character.ai/)', 'Character-AI', 'Character-AI'],
+      ['Mozilla/5.0 (compatible; UdV-AI-Research/1.0)', 'UdV-AI-Research', 'UdV-AI-Research'],
+      ['ProRataInc (The ProRata Fair Use Crawler; https://prorata.ai; support@prorata.ai)', 'ProRata', 'ProRata'],
+      ['Mozilla/5.0 (compatible; Cohere-Command/1.0; +https://cohere.com/)', 'Cohere-Command', 'Cohere'],
+      ['Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Anthropic-Claude/1.0; +https://www.anthropic.com)', 'Anthropic-Claude', 'Anthropic'],
+    ])('unlisted %s → ai other', (ua, agent, operator) => {
+      expect(classifyUserAgent(ua)).toMatchObject({ class: 'ai', aiCategory: 'other', aiAgent: agent, aiOperator: operator });
+    });
+
+    it('a Google product in a stock Android tuple is not a person (DuplexWeb-Google)', () => {
+      const ua = 'Mozilla/5.0 (Linux; Android 8.0; Pixel 2 Build/OPD3.170816.012; DuplexWeb-Google/1.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/74.0.3729.131 Mobile Safari/537.36';
+      expect(classifyUserAgent(ua).class).toBe('bot');
+    });
+
+    it('a browser whose device name has an -AI part stays human', () => {
+      expect(classifyUserAgent('Mozilla/5.0 (Linux; Android 13; Gemini-AI 5G) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Mobile Safari/537.36').class).toBe('human');
+    });
   });
 
   describe('every agent token, embedded in a typical crawler UA → ai', () => {

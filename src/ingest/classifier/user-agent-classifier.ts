@@ -84,10 +84,11 @@ const HOMOGLYPH = /[A-Za-z][\u0370-\u03ff\u0400-\u04ff]|[\u0370-\u03ff\u0400-\u0
 
 /**
  * Automation that names itself after AI but is in no list yet: a product token ending in
- * AI/GPT/LLM + Bot/Crawler/Agent/User/…, or an AI operator's domain in the UA. Only asked once a
- * UA is already known to be automation, so a browser is never moved to AI by it.
+ * AI/GPT/LLM + Bot/Crawler/Agent/User/…, a versioned product with an `-AI` part (`Character-AI/1.0`,
+ * `UdV-AI-Research/1.0`), or an AI operator's domain in the UA. Only asked once a UA is already
+ * known to be automation, so a browser is never moved to AI by it.
  */
-const AI_NAMED = /(?<![A-Za-z0-9])([A-Za-z0-9]*(?:AI|GPT|LLM)[-_]?(?:Bot|Crawler|Spider|Agent|User|Fetcher|SearchBot|Search|Indexer|Index))(?![a-z])/;
+const AI_NAMED = /(?<![A-Za-z0-9])([A-Za-z0-9]*(?:AI|GPT|LLM)[-_]?(?:Bot|Crawler|Spider|Agent|User|Fetcher|SearchBot|Search|Indexer|Index))(?![a-z])|(?<![\w.-])([A-Za-z0-9]+(?:[-_][A-Za-z0-9]+)*[-_]AI(?:[-_][A-Za-z0-9]+)*)\/\d/;
 const AI_DOMAINS: ReadonlyArray<readonly [RegExp, string]> = [
   [/\bopenai\.com\b/i, 'OpenAI'],
   [/\b(?:anthropic\.com|claude\.(?:ai|com))\b/i, 'Anthropic'],
@@ -97,6 +98,8 @@ const AI_DOMAINS: ReadonlyArray<readonly [RegExp, string]> = [
   [/\bcohere\.(?:ai|com)\b/i, 'Cohere'],
   [/\bdeepseek\.com\b/i, 'DeepSeek'],
   [/\b(?:moonshot\.cn|kimi\.(?:ai|com))\b/i, 'Moonshot'],
+  [/\bgroq\.com\b/i, 'Groq'],
+  [/\bprorata\.ai\b/i, 'ProRata'],
 ];
 
 /** Webviews of apps whose users are people; some carry words ("Google", "Line") that bot lists also use. */
@@ -127,10 +130,11 @@ const AUTOMATION =
 /**
  * A stock Android browser UA and nothing else: platform tuple, engine, browser tokens. The device
  * model in the tuple may contain a word bot lists use (a phone called "Spider 8"), so isbot is not
- * asked; a tuple that says compatible, bot, crawl or a URL is not a stock browser.
+ * asked; a tuple that says compatible, bot, crawl, a URL or a Google product (`DuplexWeb-Google/1.0`)
+ * is not a stock browser.
  */
 const STOCK_BROWSER =
-  /^Mozilla\/5\.0 \(Linux; (?:U; )?Android [\d.]+;(?![^)]*(?:compatible|bot|crawl|https?:|@))[^()]*\) (?:AppleWebKit\/[\d.+]+ \(KHTML, like Gecko\)(?: (?:Version|Chrome|CriOS|FxiOS|EdgiOS|Mobile|Safari|Edg|EdgA|SamsungBrowser|OPR)\/[\w.]+| Mobile)+|Gecko\/[\d.]+ Firefox\/[\d.]+)$/;
+  /^Mozilla\/5\.0 \(Linux; (?:U; )?Android [\d.]+;(?![^)]*(?:compatible|bot|crawl|https?:|@|-Google\/))[^()]*\) (?:AppleWebKit\/[\d.+]+ \(KHTML, like Gecko\)(?: (?:Version|Chrome|CriOS|FxiOS|EdgiOS|Mobile|Safari|Edg|EdgA|SamsungBrowser|OPR)\/[\w.]+| Mobile)+|Gecko\/[\d.]+ Firefox\/[\d.]+)$/;
 
 /** Empty, the log placeholder, control characters, or nothing a browser could have sent. */
 const GARBAGE = /[\u0000-\u001f\u007f]|^[^A-Za-z]*$/;
@@ -175,9 +179,11 @@ function findAiAgent(userAgent: string): AiAgent | undefined {
 /** For automation already known to be a bot: an AI agent that names itself so but is in no list. */
 function unlistedAiAgent(userAgent: string): Classification | undefined {
   const domain = AI_DOMAINS.find(([pattern]) => pattern.test(userAgent));
-  const named = AI_NAMED.exec(userAgent)?.[1];
+  const match = AI_NAMED.exec(userAgent);
+  const named = match?.[1] ?? match?.[2];
   if (!domain && !named) return undefined;
-  const product = /^([A-Za-z][\w.-]*)\//.exec(userAgent)?.[1] ?? /compatible; ?([A-Za-z][\w.-]*)/.exec(userAgent)?.[1];
+  // The UA's own product: its first token, unless that is the generic `Mozilla/`, then `compatible; X`.
+  const product = /^(?!Mozilla\/)([A-Za-z][\w.-]*)\//.exec(userAgent)?.[1] ?? /compatible; ?([A-Za-z][\w.-]*)/.exec(userAgent)?.[1];
   const name = named ?? product ?? domain?.[1] ?? '';
   return aiResult({ name, category: 'other', operator: domain?.[1] ?? name });
 }
