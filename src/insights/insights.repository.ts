@@ -149,6 +149,24 @@ function planParams(plan: QuarterPlan): Record<string, unknown> {
   };
 }
 
+// The plan's days are consecutive UTC days from day0: a row's day indexes the per-day arrays directly.
+const DAY_INDEX = `toUInt32(dateDiff('day', {day0:Date}, day)) + 1`;
+
+/**
+ * When no UTC day of the plan touches more than two buckets: per day, its first bucket and mask and
+ * its second (65535 and 0 where none), and the days a bucket boundary splits. Undefined otherwise.
+ */
+function splitDays(plan: QuarterPlan, index: number[][], masks: bigint[][]) {
+  if (index.some((b) => b.length > 2)) return undefined;
+  return {
+    firstBucket: index.map((b) => b[0] ?? 65535),
+    firstMask: masks.map((m) => m[0] ?? 0n),
+    splitDays: plan.days.filter((_, d) => index[d].length === 2),
+    secondBucket: index.map((b) => b[1] ?? 65535),
+    secondMask: masks.map((m) => m[1] ?? 0n),
+  };
+}
+
 @Injectable()
 export class InsightsRepository {
   private readonly limits: ClickHouseSettings;
@@ -183,12 +201,26 @@ FROM hits WHERE ${where} GROUP BY bucket`;
     }
     const { index, masks } = bucketMasks(plan, buckets.starts, buckets.to);
     const last = buckets.starts.length - 1;
+    const split = splitDays(plan, index, masks);
+    // Each rollup row (a visitor's UTC day) lands in the buckets its quarters touch. Day, week and month
+    // buckets touch at most two per UTC day: a lookup per row, and a second pass over the days a bucket
+    // boundary splits (1.3–1.7× faster on a 10 M-hit month than an array of buckets per row); hour
+    // buckets take the general form.
+    const visitorBuckets = split
+      ? `SELECT visitor_id, CAST(class, 'String') AS class, {firstBucket:Array(UInt16)}[${DAY_INDEX}] AS b
+    FROM visitor_quarters WHERE ${ROLLUP_DAYS} AND bitAnd(quarters, {firstMask:Array(UInt128)}[${DAY_INDEX}]) != 0${
+      split.splitDays.length === 0 ? '' : `
+    UNION ALL
+    SELECT visitor_id, CAST(class, 'String') AS class, {secondBucket:Array(UInt16)}[${DAY_INDEX}] AS b
+    FROM visitor_quarters WHERE project_id = {projectId:String} AND day IN {splitDays:Array(Date)}
+      AND bitAnd(quarters, {secondMask:Array(UInt128)}[${DAY_INDEX}]) != 0`}`
+      : `SELECT visitor_id, CAST(class, 'String') AS class,
+      arrayJoin(arrayFilter((i, m) -> bitAnd(quarters, m) != 0, {index:Array(Array(UInt16))}[indexOf({days:Array(Date)}, day)], {masks:Array(Array(UInt128))}[indexOf({days:Array(Date)}, day)])) AS b
+    FROM visitor_quarters WHERE ${ROLLUP_DAYS}`;
     // Hits per quarter-hour (no time zone arithmetic per row), then per bucket by the starts.
     const sql = `SELECT bucket, sum(human) AS human, sum(ai) AS ai, sum(total) AS total, sum(hits_human) AS hits_human, sum(hits_ai) AS hits_ai, sum(hits_bot) AS hits_bot FROM (
   SELECT b AS bucket, ${VISITOR_COUNTS}, 0 AS hits_human, 0 AS hits_ai, 0 AS hits_bot FROM (
-    SELECT visitor_id, CAST(class, 'String') AS class,
-      arrayJoin(arrayFilter((i, m) -> bitAnd(quarters, m) != 0, {index:Array(Array(UInt16))}[indexOf({days:Array(Date)}, day)], {masks:Array(Array(UInt128))}[indexOf({days:Array(Date)}, day)])) AS b
-    FROM visitor_quarters WHERE ${ROLLUP_DAYS}
+    ${visitorBuckets}
     UNION ALL
     SELECT visitor_id, CAST(class, 'String') AS class, if(timestamp < {lowTo:DateTime64(3, 'UTC')}, 0, {last:UInt16}) AS b
     FROM hits WHERE ${EDGES} AND class IN ('human', 'ai')
@@ -199,7 +231,8 @@ FROM hits WHERE ${where} GROUP BY bucket`;
     FROM hits WHERE ${where} GROUP BY q
   ) GROUP BY bucket
 ) GROUP BY bucket`;
-    return this.select<BucketRow>(sql, { ...params, ...planParams(plan), index, masks, last, starts: buckets.starts });
+    const shape = split ? { day0: plan.days[0], firstBucket: split.firstBucket, firstMask: split.firstMask, ...(split.splitDays.length ? split : {}) } : { index, masks };
+    return this.select<BucketRow>(sql, { ...params, ...planParams(plan), ...shape, last, starts: buckets.starts });
   }
 
   /** Totals of a dimension over the whole filtered range. */
