@@ -1,6 +1,7 @@
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { hostname } from 'node:os';
 import { Clock } from '../common/clock';
+import { CoalescedRun } from '../common/coalesced-run';
 import { randomBase62 } from '../common/ids';
 import { Config } from '../config/config';
 import { Database } from '../database/database';
@@ -27,8 +28,11 @@ export class WebhookDispatcher implements OnModuleDestroy {
   private stopping = false;
   private pollTimer?: NodeJS.Timeout;
   private unlisten?: () => Promise<void>;
-  private draining?: Promise<void>;
-  private again = false;
+  private readonly rounds = new CoalescedRun(
+    () => this.drain(),
+    (err) => this.logger.warn({ err: String(err) }, 'webhook delivery round failed; retrying at the next poll'),
+    () => this.started && !this.stopping,
+  );
 
   constructor(
     private readonly db: Database,
@@ -48,21 +52,7 @@ export class WebhookDispatcher implements OnModuleDestroy {
 
   /** Sends everything due; concurrent wake-ups coalesce. Resolves when this round is done (tests await it). */
   wake(): Promise<void> {
-    if (!this.started || this.stopping) return Promise.resolve();
-    if (this.draining) {
-      this.again = true;
-      return this.draining;
-    }
-    this.draining = this.drain()
-      .catch((err: unknown) => this.logger.warn({ err: String(err) }, 'webhook delivery round failed; retrying at the next poll'))
-      .finally(() => {
-        this.draining = undefined;
-        if (this.again) {
-          this.again = false;
-          void this.wake();
-        }
-      });
-    return this.draining;
+    return this.rounds.request();
   }
 
   private async drain(): Promise<void> {
@@ -90,6 +80,6 @@ export class WebhookDispatcher implements OnModuleDestroy {
     this.stopping = true;
     clearInterval(this.pollTimer);
     await this.unlisten?.().catch(() => undefined);
-    await this.draining;
+    await this.rounds.current;
   }
 }

@@ -1,5 +1,6 @@
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { hostname } from 'node:os';
+import { CoalescedRun } from '../../common/coalesced-run';
 import { randomBase62 } from '../../common/ids';
 import { Config } from '../../config/config';
 import { Database } from '../../database/database';
@@ -33,8 +34,11 @@ export class JobScheduler implements OnModuleDestroy {
   private stopping = false;
   private pollTimer?: NodeJS.Timeout;
   private unlisten?: () => Promise<void>;
-  private filling?: Promise<void>;
-  private wakeAgain = false;
+  private readonly fills = new CoalescedRun(
+    () => this.fill(),
+    (err) => this.logger.warn({ err: String(err) }, 'claiming jobs failed; retrying at the next poll'),
+    () => this.started && !this.stopping,
+  );
 
   constructor(
     private readonly db: Database,
@@ -55,20 +59,7 @@ export class JobScheduler implements OnModuleDestroy {
 
   /** Claims until every slot is busy or nothing is runnable; concurrent wake-ups coalesce. */
   wake(): void {
-    if (!this.started || this.stopping) return;
-    if (this.filling) {
-      this.wakeAgain = true;
-      return;
-    }
-    this.filling = this.fill()
-      .catch((err: unknown) => this.logger.warn({ err: String(err) }, 'claiming jobs failed; retrying at the next poll'))
-      .finally(() => {
-        this.filling = undefined;
-        if (this.wakeAgain) {
-          this.wakeAgain = false;
-          this.wake();
-        }
-      });
+    void this.fills.request();
   }
 
   private async fill(): Promise<void> {
@@ -132,7 +123,7 @@ export class JobScheduler implements OnModuleDestroy {
     for (const id of this.inFlight.keys()) this.stopJob(id, 'shutdown');
     const settled = Promise.allSettled([...this.inFlight.values()].map((e) => e.done));
     await Promise.race([settled, new Promise((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS).unref())]);
-    await this.filling;
+    await this.fills.current;
     if (this.inFlight.size) this.logger.warn({ jobs: [...this.inFlight.keys()] }, 'jobs still running at shutdown; their leases will expire');
   }
 
