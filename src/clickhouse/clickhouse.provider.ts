@@ -1,7 +1,15 @@
-import { ClickHouseClient, createClient } from '@clickhouse/client';
+import { ClickHouseClient, ClickHouseSettings, createClient } from '@clickhouse/client';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Config } from '../config/config';
+
+/**
+ * Limits for the report queries (visitors, insights): a huge range fails with TIMEOUT_EXCEEDED /
+ * MEMORY_LIMIT_EXCEEDED (→ 503) instead of taking the process down.
+ */
+export function reportQueryLimits(config: Config): ClickHouseSettings {
+  return { max_execution_time: config.QUERY_MAX_EXECUTION_SECONDS, max_memory_usage: String(config.QUERY_MAX_MEMORY_BYTES) };
+}
 
 /** One ClickHouseClient for the process: a real server over HTTP, or the embedded chDB engine. */
 export function createClickHouseClient(config: Config): ClickHouseClient {

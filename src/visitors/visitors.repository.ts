@@ -1,6 +1,7 @@
 import type { ClickHouseClient, ClickHouseSettings } from '@clickhouse/client';
 import { Inject, Injectable } from '@nestjs/common';
 import { CLICKHOUSE } from '../clickhouse/clickhouse.module';
+import { reportQueryLimits } from '../clickhouse/clickhouse.provider';
 import { Config } from '../config/config';
 import { toClickHouseTime } from '../common/time';
 import type { DataExtent, Plan } from './visitors.plan';
@@ -82,8 +83,7 @@ export class VisitorsRepository {
     @Inject(CLICKHOUSE) private readonly client: ClickHouseClient,
     config: Config,
   ) {
-    // A huge range fails with TIMEOUT_EXCEEDED / MEMORY_LIMIT_EXCEEDED (→ 503) instead of taking the process down.
-    this.limits = { max_execution_time: config.QUERY_MAX_EXECUTION_SECONDS, max_memory_usage: String(config.QUERY_MAX_MEMORY_BYTES) };
+    this.limits = reportQueryLimits(config);
   }
 
   /** The months holding a project's countable hits; null when there are none. */
