@@ -19,6 +19,7 @@ import { newId } from '../src/common/ids';
 import { loadConfig } from '../src/config/config';
 import { Database } from '../src/database/database';
 import { PgDatabase } from '../src/database/pg-database';
+import { percentile } from './percentile';
 
 const ROOT = resolve(__dirname, '..');
 const ADMIN_TOKEN = 'bench-operator-token-0123456789';
@@ -39,11 +40,6 @@ async function until<T>(probe: () => Promise<T | undefined>, timeoutMs = 20_000)
     if (Date.now() > deadline) throw new Error('timed out');
     await new Promise((r) => setTimeout(r, 2));
   }
-}
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
 function report(name: string, server: number[], client: number[]): void {

@@ -16,6 +16,8 @@ import { chromium } from 'playwright-core';
 import { createApp } from '../src/app';
 import { CLICKHOUSE } from '../src/clickhouse/clickhouse.module';
 import { loadConfig } from '../src/config/config';
+import { COLUMNS, pathOf, START, zipf } from './month';
+import { percentile } from './percentile';
 import { settle } from './settle';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -27,10 +29,6 @@ const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable
 // The month of bench/visitors.ts (same sessions, visitors, Zipf paths; 10 % bot hits), with the
 // dimensions the overview breaks down filled in: AI operators, IP verification, assistant referrers
 // and utm_source, markdown and llms.txt fetches by agents.
-const zipf = (u: string) => `least(2000, toUInt32(floor(pow(1 - ${u} * (1 - pow(2001, -0.1)), -10))))`;
-const pathOf = (r: string) => `concat('/docs/', ['guides','api','reference','tutorials','blog','changelog','sdk'][${r} % 7 + 1], '/page-', toString(${r}))`;
-const START = `toDateTime64('2026-03-01 00:00:00', 3, 'UTC')`;
-const COLUMNS = 'project_id, timestamp, path, visitor_id, class, ai_agent, ai_category, ai_operator, verification, browser, os, device, referrer_host, utm_source';
 const PEOPLE = `
 INSERT INTO hits (${COLUMNS})
 SELECT {projectId:String}, ${START} + toIntervalMillisecond(day * 86400000 + (cityHash64(s, 7) % 86000) * 1000 + j * 45000 + cityHash64(i, 9) % 1000),
@@ -55,10 +53,6 @@ SELECT {projectId:String}, ${START} + toIntervalMillisecond(cityHash64(number, 6
   cityHash64({projectId:String}, 2000000 + cityHash64(number, 5) % 20000), 'bot', '', '', '', 'unknown', 'HeadlessChrome', 'Linux', 'desktop', '', ''
 FROM numbers({first:UInt64}, {count:UInt64})`;
 
-const percentile = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
-};
 const fmt = (ms: number) => `${Math.round(ms)} ms`.padStart(8);
 
 interface Sample {

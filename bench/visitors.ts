@@ -15,6 +15,8 @@ import { createApp } from '../src/app';
 import { CLICKHOUSE } from '../src/clickhouse/clickhouse.module';
 import { loadConfig } from '../src/config/config';
 import { REFERRAL_MAPS } from '../src/insights/ai-assistants';
+import { COLUMNS, pathOf, START, zipf } from './month';
+import { percentile } from './percentile';
 import { settle } from './settle';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -32,10 +34,6 @@ const log = (s: string) => (JSON_OUT ? process.stderr : process.stdout).write(s)
 // (inverse-CDF of the continuous power law); 1 in 10 AI fetches asks for the page's .md, 1 in 50 for
 // /llms.txt. Humans come from search, GitHub, direct, and 1 in 20 from an AI assistant (some tagged
 // with utm_source).
-const zipf = (u: string) => `least(2000, toUInt32(floor(pow(1 - ${u} * (1 - pow(2001, -0.1)), -10))))`;
-const pathOf = (r: string) => `concat('/docs/', ['guides','api','reference','tutorials','blog','changelog','sdk'][${r} % 7 + 1], '/page-', toString(${r}))`;
-const START = `toDateTime64('2026-03-01 00:00:00', 3, 'UTC')`;
-const COLUMNS = 'project_id, timestamp, path, visitor_id, class, ai_agent, ai_category, ai_operator, verification, browser, os, device, referrer_host, utm_source';
 const PEOPLE = `
 INSERT INTO hits (${COLUMNS})
 SELECT {projectId:String}, ${START} + toIntervalMillisecond(day * 86400000 + (cityHash64(s, 7) % 86000) * 1000 + j * 45000 + cityHash64(i, 9) % 1000),
@@ -90,10 +88,6 @@ const naiveBreakdown = (by: string) => by === 'operator'
 
 const BY = ['agent', 'operator', 'category', 'referrer', 'source', 'browser', 'os', 'device', 'format'];
 
-const percentile = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
-};
 const status = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? 0) / 1024;
 /** Resets VmHWM to the current RSS (Linux), so the peak covers the measured phase only. */
 const resetPeak = () => writeFileSync('/proc/self/clear_refs', '5');
