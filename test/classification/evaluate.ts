@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { isbot } from 'isbot';
 import { UAParser } from 'ua-parser-js';
-import { AiCategory, classifyUserAgent, HitClass } from '../../src/ingest/classifier/user-agent-classifier';
+import { agentNamed, AiCategory, classifyUserAgent, HitClass, unlistedAiAgent } from '../../src/ingest/classifier/user-agent-classifier';
 
 /** One labelled user agent of the corpus (labels by shared/spec/classification.md). */
 export interface CorpusRow {
@@ -53,6 +53,18 @@ export type Predict = (ua: string) => { class: HitClass; category?: string; oper
 export const docent: Predict = (ua) => {
   const c = classifyUserAgent(ua);
   return { class: c.class, category: c.aiCategory, operator: c.aiOperator, agent: c.aiAgent };
+};
+
+/**
+ * Docent as if its agent list did not name the agent: where the list decided, ask only the rules for
+ * unlisted agents (self-described AI, AI operators' domains). How well it would do on an AI agent
+ * that no list has caught up with yet.
+ */
+export const rulesAlone: Predict = (ua) => {
+  const c = classifyUserAgent(ua);
+  if (c.class !== 'ai' || !agentNamed(c.aiAgent)) return { class: c.class, category: c.aiCategory, operator: c.aiOperator, agent: c.aiAgent };
+  const unlisted = unlistedAiAgent(ua.trim());
+  return unlisted ? { class: 'ai', category: unlisted.aiCategory, operator: unlisted.aiOperator, agent: unlisted.aiAgent } : { class: isbot(ua) ? 'bot' : 'human' };
 };
 
 /** isbot alone: it knows automation from people, and has no AI class. */

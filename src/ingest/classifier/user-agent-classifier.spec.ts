@@ -113,13 +113,41 @@ describe('classifyUserAgent', () => {
     // names itself AI but is in no list is ai / other, named by its own product, not by `Mozilla/`.
     it.each([
       ['Mozilla/5.0 (compatible; Groq-Bot/1.0; +https://groq.com/)', 'Groq-Bot', 'Groq'],
-      ['Mozilla/5.0 (compatible; Character-AI/1.0; +https://character.ai/)', 'Character-AI', 'Character-AI'],
+      ['Mozilla/5.0 (compatible; Character-AI/1.0; +https://character.ai/)', 'Character-AI', 'Character.AI'],
       ['Mozilla/5.0 (compatible; UdV-AI-Research/1.0)', 'UdV-AI-Research', 'UdV-AI-Research'],
       ['ProRataInc (The ProRata Fair Use Crawler; https://prorata.ai; support@prorata.ai)', 'ProRata', 'ProRata'],
       ['Mozilla/5.0 (compatible; Cohere-Command/1.0; +https://cohere.com/)', 'Cohere-Command', 'Cohere'],
       ['Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Anthropic-Claude/1.0; +https://www.anthropic.com)', 'Anthropic-Claude', 'Anthropic'],
     ])('unlisted %s → ai other', (ua, agent, operator) => {
       expect(classifyUserAgent(ua)).toMatchObject({ class: 'ai', aiCategory: 'other', aiAgent: agent, aiOperator: operator });
+    });
+
+    // Agents no list names yet (made-up names, the shapes real ones take): what the sender says of
+    // itself outside its URLs, a model's name in its product, or an AI operator's domain.
+    it.each([
+      ['says AI', 'Mozilla/5.0 (compatible; Foobot/1.0; AI research crawler; +https://example.com/bot)', 'Foobot', 'Foobot'],
+      ['says training data', 'ExampleCrawler/2.1 (collects training data for language models; +https://example.org)', 'ExampleCrawler', 'ExampleCrawler'],
+      ['a model in its name', 'GeminiFetcher/1.0 (+https://example.com)', 'GeminiFetcher', 'GeminiFetcher'],
+      ['an AI operator\'s domain', 'Mozilla/5.0 (compatible; PageFetcher/1.0; +https://huggingface.co/bot)', 'PageFetcher', 'Hugging Face'],
+      ['a .ai host', 'Mozilla/5.0 (compatible; Zorbot/1.0; +https://zor.ai/bot)', 'Zorbot', 'zor.ai'],
+    ])('unlisted, %s → ai other', (_what, ua, agent, operator) => {
+      expect(classifyUserAgent(ua)).toMatchObject({ class: 'ai', aiCategory: 'other', aiAgent: agent, aiOperator: operator });
+    });
+
+    it.each([
+      ['a link preview for an AI site', 'ArenaUnfurlBot/1.0 (Link preview bot for AI model comparison platform; +https://arena.ai) Mozilla/5.0 (compatible)'],
+      ['a scanner on a .ai host', 'cypex.ai/scanning Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) Chrome/126.0.0.0 Safari/537.36'],
+      ['a search-engine crawler on a .ai host', 'OICrawler/Nutch https://openindex.ai'],
+      ['a monitor on an AI operator\'s domain', 'StatusCake AI monitor (+https://x.ai)'],
+      ['"ai" as an Italian word', 'RassegnaBot/1.0 (notizie ai lettori; +https://example.it)'],
+      ['AI only in its URL', 'Mozilla/5.0 (compatible; NewsBot/1.0; +https://example.com/ai/gpt-news)'],
+    ])('%s stays a bot', (_what, ua) => {
+      expect(classifyUserAgent(ua).class).toBe('bot');
+    });
+
+    it('a person in an AI app\'s in-app browser stays human', () => {
+      const ua = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 ChatGPT/1.2024.1';
+      expect(classifyUserAgent(ua).class).toBe('human');
     });
 
     it('a Google product in a stock Android tuple is not a person (DuplexWeb-Google)', () => {
