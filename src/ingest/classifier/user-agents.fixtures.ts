@@ -155,6 +155,21 @@ export const AI_AGENTS: ReadonlyArray<readonly [string, string, AiCategory]> = [
     'agent',
   ],
   ['opencode-smartfetch/1.0', 'opencode', 'agent'],
+  // Agents' and frameworks' own client code (the literal, or its format with a released version):
+  // modelcontextprotocol/servers, Aider-AI/aider, QwenLM/qwen-code, charmbracelet/crush, block/goose,
+  // zed-industries/zed, openai/codex, cline/cline, langchain-ai/langchain, vercel/ai, deepset-ai/haystack.
+  ['ModelContextProtocol/1.0 (Autonomous; +https://github.com/modelcontextprotocol/servers)', 'MCP Fetch', 'agent'],
+  ['ModelContextProtocol/1.0 (User-Specified; +https://github.com/modelcontextprotocol/servers)', 'MCP Fetch', 'agent'],
+  ['Mozilla./5.0 (Aider/0.86.1 +https://aider.chat/)', 'Aider', 'agent'],
+  ['QwenCode/0.0.14 (darwin; arm64)', 'Qwen Code', 'agent'],
+  ['crush/1.0', 'Crush', 'agent'],
+  ['goose/1.0', 'Goose', 'agent'],
+  ['Zed/0.205.4 (macos; aarch64)', 'Zed Agent', 'agent'],
+  ['codex_cli_rs/0.46.0 (Mac OS 15.6.1; arm64) iTerm.app/3.6.1', 'Codex', 'agent'],
+  ['Mozilla/5.0 (compatible; AgentBot/1.0)', 'Cline', 'agent'],
+  ['DefaultLangchainUserAgent', 'LangChain', 'other'],
+  ['ai-sdk/5.0.59 runtime/node.js/20', 'Vercel AI SDK', 'other'],
+  ['haystack/LinkContentFetcher/2.18.1', 'Haystack', 'other'],
 ];
 
 /** [what it is, user agent]: people, including in-app browsers and old or uncommon browsers. */
@@ -302,6 +317,7 @@ export const BOTS: ReadonlyArray<readonly [string, string]> = [
   ['Twitterbot', 'Twitterbot/1.0'],
   ['LinkedInBot', 'LinkedInBot/1.0 (compatible; Mozilla/5.0; Jakarta Commons-HttpClient/3.1 +http://www.linkedin.com)'],
   ['Slackbot', 'Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)'],
+  ['Cline\'s link preview (cline/cline link-preview.ts): a preview, not the agent', 'Mozilla/5.0 (compatible; VSCodeExtension/1.0; +https://cline.bot)'],
   ['Discordbot', 'Mozilla/5.0 (compatible; Discordbot/2.0; +https://discordapp.com)'],
   ['WhatsApp preview', 'WhatsApp/2.21.12.21 A'],
   ['TelegramBot', 'TelegramBot (like TwitterBot)'],
