@@ -145,6 +145,19 @@ describe('classifyUserAgent', () => {
       expect(classifyUserAgent(ua).class).toBe('bot');
     });
 
+    it.each([
+      ['an SDK', 'aws-sdk-go/1.4.12 (go1.6; linux; amd64) S3Manager'],
+      ['a CLI', 'aws-cli/1.14.9 Python/2.7.12 Linux/4.9.76-3.78.amzn1.x86_64 botocore/1.8.13'],
+      ['PowerShell', 'Mozilla/5.0 (Windows NT; Windows NT 10.0; de-DE) WindowsPowerShell/5.1.19041.5737'],
+    ])('%s is a bot (libraries and CLIs, policy §1)', (_what, ua) => {
+      expect(classifyUserAgent(ua).class).toBe('bot');
+    });
+
+    it('the Android emulator ("Android SDK built for x86") stays human', () => {
+      const ua = 'Mozilla/5.0 (Linux; Android 11; Android SDK built for x86) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/83.0.4103.106 Mobile Safari/537.36';
+      expect(classifyUserAgent(ua).class).toBe('human');
+    });
+
     it('a person in an AI app\'s in-app browser stays human', () => {
       const ua = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 ChatGPT/1.2024.1';
       expect(classifyUserAgent(ua).class).toBe('human');

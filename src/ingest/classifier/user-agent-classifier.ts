@@ -166,9 +166,14 @@ const IN_APP_BROWSERS: ReadonlyArray<readonly [name: string, pattern: RegExp]> =
 /** An in-app UA that also says this: a tool borrowing the app's UA, so isbot decides. */
 const BOT_EVIDENCE = /bot\b|crawl|spider|https?:\/\//i;
 
-/** Headless browsers, automation drivers, test tools and HTTP libraries, named even where isbot lets them through. */
+/**
+ * Headless browsers, automation drivers, test tools and HTTP libraries, named even where isbot lets
+ * them through; and SDKs and CLIs that say so in a UA that does not pretend to be a browser
+ * (`aws-sdk-go/1.4`, `aws-cli/1.14`): a browser-shaped UA may carry "SDK" in a device name
+ * (the Android emulator's "Android SDK built for x86").
+ */
 const AUTOMATION =
-  /headless|phantomjs|puppeteer|playwright|selenium|webdriver|htmlunit|slimerjs|jsdom\/|\bnightmare\b|lighthouse|gtmetrix|\bYLT\b|python-(?:requests|urllib|httpx)|\bcurl\/|\bwget\b|go-http-client|node-fetch|\baxios\/|\bokhttp\/|\bjava\/|libwww-perl|\bscrapy\b|\bdart:io\b|\bundici\b/i;
+  /headless|phantomjs|puppeteer|playwright|selenium|webdriver|htmlunit|slimerjs|jsdom\/|\bnightmare\b|lighthouse|gtmetrix|\bYLT\b|python-(?:requests|urllib|httpx)|\bcurl\/|\bwget\b|go-http-client|node-fetch|\baxios\/|\bokhttp\/|\bjava\/|libwww-perl|\bscrapy\b|\bdart:io\b|\bundici\b|PowerShell\/|^(?!Mozilla\/).*(?<![a-z])(?:sdk|cli)(?![a-z])/i;
 
 /**
  * A stock Android browser UA and nothing else: platform tuple, engine, browser tokens. The device
