@@ -149,6 +149,7 @@ describe('classifyUserAgent', () => {
       ['an SDK', 'aws-sdk-go/1.4.12 (go1.6; linux; amd64) S3Manager'],
       ['a CLI', 'aws-cli/1.14.9 Python/2.7.12 Linux/4.9.76-3.78.amzn1.x86_64 botocore/1.8.13'],
       ['PowerShell', 'Mozilla/5.0 (Windows NT; Windows NT 10.0; de-DE) WindowsPowerShell/5.1.19041.5737'],
+      ['a generated API client', 'OpenAPI-Generator/1.0.0/python'],
     ])('%s is a bot (libraries and CLIs, policy §1)', (_what, ua) => {
       expect(classifyUserAgent(ua).class).toBe('bot');
     });

@@ -173,7 +173,7 @@ const BOT_EVIDENCE = /bot\b|crawl|spider|https?:\/\//i;
  * (the Android emulator's "Android SDK built for x86").
  */
 const AUTOMATION =
-  /headless|phantomjs|puppeteer|playwright|selenium|webdriver|htmlunit|slimerjs|jsdom\/|\bnightmare\b|lighthouse|gtmetrix|\bYLT\b|python-(?:requests|urllib|httpx)|\bcurl\/|\bwget\b|go-http-client|node-fetch|\baxios\/|\bokhttp\/|\bjava\/|libwww-perl|\bscrapy\b|\bdart:io\b|\bundici\b|PowerShell\/|^(?!Mozilla\/).*(?<![a-z])(?:sdk|cli)(?![a-z])/i;
+  /headless|phantomjs|puppeteer|playwright|selenium|webdriver|htmlunit|slimerjs|jsdom\/|\bnightmare\b|lighthouse|gtmetrix|\bYLT\b|python-(?:requests|urllib|httpx)|\bcurl\/|\bwget\b|go-http-client|node-fetch|\baxios\/|\bokhttp\/|\bjava\/|libwww-perl|\bscrapy\b|\bdart:io\b|\bundici\b|PowerShell\/|OpenAPI-Generator\/|Swagger-Codegen\/|^(?!Mozilla\/).*(?<![a-z])(?:sdk|cli)(?![a-z])/i;
 
 /**
  * A stock Android browser UA and nothing else: platform tuple, engine, browser tokens. The device
