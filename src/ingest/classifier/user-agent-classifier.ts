@@ -143,6 +143,12 @@ const AI_DOMAINS: ReadonlyArray<readonly [RegExp, string]> = [
   [/\baleph-alpha\.com\b/i, 'Aleph Alpha'],
   [/\b(?:langchain\.com|llamaindex\.ai|crewai\.com)\b/i, 'AI framework'],
 ];
+/** The domains as one pattern (a group per entry): one scan instead of one per operator. */
+const AI_DOMAIN_PATTERN = new RegExp(AI_DOMAINS.map(([pattern]) => `(${pattern.source})`).join('|'), 'i');
+const aiDomainOperator = (userAgent: string): string | undefined => {
+  const m = AI_DOMAIN_PATTERN.exec(userAgent);
+  return m ? AI_DOMAINS[m.findIndex((group, i) => i > 0 && group !== undefined) - 1][1] : undefined;
+};
 const AI_TLD_HOST = /(?<![\w.-])(?:www\.)?((?:[a-z0-9-]+\.)+ai)(?![\w-]|\.[a-z])/i;
 
 /** Webviews of apps whose users are people; some carry words ("Google", "Line") that bot lists also use. */
@@ -231,14 +237,14 @@ const selfDescription = (userAgent: string): string => userAgent.replace(URLS_AN
 export function unlistedAiAgent(userAgent: string): Classification | undefined {
   const said = selfDescription(userAgent);
   const named = AI_NAMED.exec(said) ?? AI_MODEL_NAMED.exec(said);
-  const domain = AI_DOMAINS.find(([pattern]) => pattern.test(userAgent));
+  const domain = aiDomainOperator(userAgent);
   const describesAi = AI_SELF_DESCRIBED.test(said);
   const aiHost = AI_TLD_HOST.exec(userAgent)?.[1].toLowerCase();
   if (!named && !domain && !describesAi && !aiHost) return undefined;
   if (!named && NOT_AN_AI_PURPOSE.test(userAgent)) return undefined;
   // The UA's own product: its first token, unless that is the generic `Mozilla/`, then `compatible; X`.
   const product = /^(?!Mozilla\/)([A-Za-z][\w.-]*)\//.exec(userAgent)?.[1] ?? /compatible; ?([A-Za-z][\w.-]*)/.exec(userAgent)?.[1];
-  const operator = domain?.[1] ?? aiHost;
+  const operator = domain ?? aiHost;
   const name = named?.[1] ?? named?.[2] ?? product ?? operator ?? '';
   return aiResult({ name, category: 'other', operator: operator ?? name });
 }
