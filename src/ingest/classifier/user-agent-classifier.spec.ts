@@ -168,6 +168,18 @@ describe('classifyUserAgent', () => {
       expect(classifyUserAgent(ua).class).toBe('human');
     });
 
+    it.each([
+      ['Sogou\'s mobile browser (isbot: "sogou")', 'Mozilla/5.0 (Linux; Android 10; V2001A) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/78.0.3904.108 Mobile Safari/537.36 SogouMSE,SogouMobileBrowser/5.22.8'],
+      ['a smart TV (isbot: "HTML/1.0;")', 'Mozilla/5.0 (Linux armv7l; CE-HTML/1.0; U; en) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/79.0.3945.79 Safari/537.36 NETTV/7.0.0'],
+      ['an HbbTV set', 'Opera/9.80 (Linux armv7l; HbbTV/1.2.1 (; Vendor; Model; 1.0; 1.0; ); CE-HTML/1.0; en) Presto/2.12.407 Version/12.50'],
+    ])('%s is a person', (_what, ua) => {
+      expect(classifyUserAgent(ua).class).toBe('human');
+    });
+
+    it('Sogou\'s crawler stays a bot', () => {
+      expect(classifyUserAgent('Sogou web spider/4.0(+http://www.sogou.com/docs/help/webmasters.htm#07)').class).toBe('bot');
+    });
+
     it('a person in an AI app\'s in-app browser stays human', () => {
       const ua = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 ChatGPT/1.2024.1';
       expect(classifyUserAgent(ua).class).toBe('human');

@@ -151,7 +151,10 @@ const aiDomainOperator = (userAgent: string): string | undefined => {
 };
 const AI_TLD_HOST = /(?<![\w.-])(?:www\.)?((?:[a-z0-9-]+\.)+ai)(?![\w-]|\.[a-z])/i;
 
-/** Webviews of apps whose users are people; some carry words ("Google", "Line") that bot lists also use. */
+/**
+ * Webviews of apps, and browsers, whose users are people; they carry words that bot lists also use
+ * ("Google", "Line", Sogou's browser sharing its crawler's name, a TV's "CE-HTML/1.0;").
+ */
 const IN_APP_BROWSERS: ReadonlyArray<readonly [name: string, pattern: RegExp]> = [
   ['Facebook', /\bFB(?:AN|AV|_IAB|IOS|4A)\b|\[FB/],
   ['Instagram', /\bInstagram \d/],
@@ -167,6 +170,8 @@ const IN_APP_BROWSERS: ReadonlyArray<readonly [name: string, pattern: RegExp]> =
   ['Naver', /\bNAVER\(inapp/],
   ['Weibo', /__weibo__/],
   ['Reddit', /\bReddit\/Version\b/],
+  ['Sogou Browser', /\bSogouMobileBrowser\/|\bSogouMSE\b|\bMetaSr\b/],
+  ['Smart TV', /\bCE-HTML\/|\bHbbTV\/|\bOMI\/[\d.]+\.Catcher|\bVIDAA\b/],
 ];
 
 /** An in-app UA that also says this: a tool borrowing the app's UA, so isbot decides. */
@@ -290,7 +295,7 @@ function classify(userAgent: string): Classification {
   const agent = findAiAgent(userAgent);
   if (agent) return aiResult(agent);
 
-  if (userAgent.startsWith('Mozilla/') && !BOT_EVIDENCE.test(userAgent)) {
+  if ((userAgent.startsWith('Mozilla/') || userAgent.startsWith('Opera/')) && !BOT_EVIDENCE.test(userAgent)) {
     const inApp = IN_APP_BROWSERS.find(([, pattern]) => pattern.test(userAgent));
     if (inApp) return human(userAgent, inApp[0]);
   }
