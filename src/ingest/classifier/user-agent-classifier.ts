@@ -202,9 +202,12 @@ const STOCK_BROWSER =
 const GARBAGE = /[\u0000-\u001f\u007f]|^[^A-Za-z]*$|\$\{|<\/?script|'\s*(?:or|and)\s|\bunion\b.*\bselect\b|\.\.\/\.\.\/|;\s*--/i;
 /**
  * Every browser since Mosaic sends `Name/version` or a parenthesised platform: words without
- * either are not one (asked after the agent list, which has bare names such as `anthropic-ai`).
+ * either are not one, nor is a `Mozilla/x (compatible; …)` tuple that names neither a browser
+ * (MSIE, Konqueror) nor an operating system (`(compatible; evc-batch/2.0)`). Asked after the agent
+ * list, which has bare names such as `anthropic-ai`, and after isbot.
  */
-const NOT_A_BROWSER = /^[^/(]*$/;
+const NOT_A_BROWSER =
+  /^[^/(]*$|^Mozilla\/\d\.\d+ \(compatible;(?![^)]*\b(?:MSIE|Konqueror|Windows|Win(?:98|95|NT|32|64)|Macintosh|Mac_PowerPC|Mac OS|Linux|Android|iPhone|iPad|iOS|X11|BlackBerry|Symbian|SymbOS|Nokia|Series ?60|Opera|CrOS|FreeBSD|OpenBSD|NetBSD|SunOS|Unix|Tizen|KAIOS|PlayStation|Nintendo|Xbox|AmigaOS|MorphOS|BeOS|Haiku|Syllable|Brew|RISC OS)(?![a-z]))[^)]*\)/i;
 
 const DESKTOP_OSES = new Set([
   'Windows', 'Mac OS', 'macOS', 'Linux', 'Ubuntu', 'Debian', 'Fedora', 'Mint', 'Arch', 'Gentoo', 'SUSE', 'openSUSE',
