@@ -130,6 +130,7 @@ describe('classifyUserAgent', () => {
       ['a model in its name', 'GeminiFetcher/1.0 (+https://example.com)', 'GeminiFetcher', 'GeminiFetcher'],
       ['an AI operator\'s domain', 'Mozilla/5.0 (compatible; PageFetcher/1.0; +https://huggingface.co/bot)', 'PageFetcher', 'Hugging Face'],
       ['a .ai host', 'Mozilla/5.0 (compatible; Zorbot/1.0; +https://zor.ai/bot)', 'Zorbot', 'zor.ai'],
+      ['not a browser, on a .ai host', 'Zor site reader zor.ai', 'zor.ai', 'zor.ai'],
     ])('unlisted, %s → ai other', (_what, ua, agent, operator) => {
       expect(classifyUserAgent(ua)).toMatchObject({ class: 'ai', aiCategory: 'other', aiAgent: agent, aiOperator: operator });
     });

@@ -307,7 +307,8 @@ function classify(userAgent: string): Classification {
 
   // ua-parser-js 1.x has no crawler detection, so isbot (and the automation list) decides here.
   if (isbot(userAgent) || AUTOMATION.test(userAgent)) return unlistedAiAgent(userAgent) ?? BOT;
-  return NOT_A_BROWSER.test(userAgent) ? BOT : human(userAgent, undefined);
+  if (NOT_A_BROWSER.test(userAgent)) return unlistedAiAgent(userAgent) ?? BOT;
+  return human(userAgent, undefined);
 }
 
 /** Classifies one hit's User-Agent. Results are frozen and shared: do not mutate them. */
