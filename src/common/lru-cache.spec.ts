@@ -13,6 +13,17 @@ describe('LruCache', () => {
     expect([cache.get('a'), cache.get('c'), cache.get('d')]).toEqual([1, 3, 4]);
   });
 
+  it('keeps an entry stored without a time until it is evicted', () => {
+    let now = 1000;
+    const cache = new LruCache<string, number>(2, () => now);
+    cache.set('a', 1);
+    now += 1e12;
+    expect(cache.get('a')).toBe(1);
+    cache.set('b', 2);
+    cache.set('c', 3);
+    expect(cache.get('a')).toBeUndefined();
+  });
+
   it('forgets an entry once its time is up', () => {
     let now = 1000;
     const cache = new LruCache<string, boolean>(10, () => now);

@@ -1,5 +1,5 @@
 /**
- * A bounded least-recently-used map whose entries also expire. A Map keeps insertion order, so
+ * A bounded least-recently-used map whose entries may also expire. A Map keeps insertion order, so
  * re-inserting on every hit makes its first key the least recently used one: O(1) everywhere.
  */
 export class LruCache<K, V> {
@@ -19,13 +19,13 @@ export class LruCache<K, V> {
     const entry = this.entries.get(key);
     if (entry === undefined) return undefined;
     this.entries.delete(key);
-    if (entry.until <= this.now()) return undefined;
+    if (entry.until !== Infinity && entry.until <= this.now()) return undefined;
     this.entries.set(key, entry);
     return entry.value;
   }
 
-  /** Stores for ttlMs, evicting the least recently used entry when full. */
-  set(key: K, value: V, ttlMs: number): void {
+  /** Stores for ttlMs (by default until evicted), evicting the least recently used entry when full. */
+  set(key: K, value: V, ttlMs = Infinity): void {
     this.entries.delete(key);
     this.entries.set(key, { value, until: this.now() + ttlMs });
     if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value as K);
