@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { isbot } from 'isbot';
 import { UAParser } from 'ua-parser-js';
-import { agentNamed, AiCategory, classifyUserAgent, HitClass, unlistedAiAgent } from '../../src/ingest/classifier/user-agent-classifier';
+import { agentNamed, AiCategory, Classification, classifyUserAgent, HitClass, unlistedAiAgent } from '../../src/ingest/classifier/user-agent-classifier';
 
 /** One labelled user agent of the corpus (labels by shared/spec/classification.md). */
 export interface CorpusRow {
@@ -50,10 +50,9 @@ export interface Report {
 
 export type Predict = (ua: string) => { class: HitClass; category?: string; operator?: string; agent?: string };
 
-export const docent: Predict = (ua) => {
-  const c = classifyUserAgent(ua);
-  return { class: c.class, category: c.aiCategory, operator: c.aiOperator, agent: c.aiAgent };
-};
+const predicted = (c: Classification): ReturnType<Predict> => ({ class: c.class, category: c.aiCategory, operator: c.aiOperator, agent: c.aiAgent });
+
+export const docent: Predict = (ua) => predicted(classifyUserAgent(ua));
 
 /**
  * Docent as if its agent list did not name the agent: where the list decided, ask only the rules for
@@ -62,9 +61,9 @@ export const docent: Predict = (ua) => {
  */
 export const rulesAlone: Predict = (ua) => {
   const c = classifyUserAgent(ua);
-  if (c.class !== 'ai' || !agentNamed(c.aiAgent)) return { class: c.class, category: c.aiCategory, operator: c.aiOperator, agent: c.aiAgent };
+  if (c.class !== 'ai' || !agentNamed(c.aiAgent)) return predicted(c);
   const unlisted = unlistedAiAgent(ua.trim());
-  return unlisted ? { class: 'ai', category: unlisted.aiCategory, operator: unlisted.aiOperator, agent: unlisted.aiAgent } : { class: isbot(ua) ? 'bot' : 'human' };
+  return unlisted ? predicted(unlisted) : { class: isbot(ua) ? 'bot' : 'human' };
 };
 
 /** isbot alone: it knows automation from people, and has no AI class. */
