@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Res
 import { ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ProjectOrAdminAccess } from '../auth/auth.guard';
-import { PageQuery } from '../webhooks/webhooks.dto';
+import { PageQuery } from '../common/page-query';
 import { CreateReportDto, UpdateReportDto } from './reports.dto';
 import { ReportsService } from './reports.service';
 

@@ -4,7 +4,7 @@ import { newId } from '../common/ids';
 import { resolveTimeZone } from '../common/time-zone';
 import { Database } from '../database/database';
 import { ProjectsService } from '../projects/projects.service';
-import { PageQuery } from '../webhooks/webhooks.dto';
+import { PageQuery } from '../common/page-query';
 import { nextDue, parseCron } from './report-window';
 import { ReportScheduler } from './report-scheduler';
 import { CreateReportDto, UpdateReportDto } from './reports.dto';

@@ -1,7 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { ProjectOrAdminAccess } from '../auth/auth.guard';
-import { CreateWebhookDto, PageQuery } from './webhooks.dto';
+import { PageQuery } from '../common/page-query';
+import { CreateWebhookDto } from './webhooks.dto';
 import { WebhooksService } from './webhooks.service';
 
 @ApiTags('webhooks')

@@ -1,6 +1,5 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { ApiProperty } from '@nestjs/swagger';
+import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsIn, IsString, MaxLength } from 'class-validator';
 import { WEBHOOK_EVENTS } from './webhook-events';
 
 export const URL_MAX_LENGTH = 2048;
@@ -14,16 +13,6 @@ export class CreateWebhookDto {
   @ApiProperty({ enum: EVENT_NAMES, isArray: true, description: '["*"] = every event' })
   @IsArray() @ArrayMinSize(1) @ArrayMaxSize(EVENT_NAMES.length) @ArrayUnique() @IsIn(EVENT_NAMES, { each: true, message: `each value in events must be one of ${EVENT_NAMES.join(', ')}` })
   events: string[];
-}
-
-export class PageQuery {
-  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 20 })
-  @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(100)
-  limit?: number;
-
-  @ApiPropertyOptional({ minimum: 0, default: 0 })
-  @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(10_000_000)
-  offset?: number;
 }
 
 export interface WebhookView {
