@@ -1,7 +1,7 @@
 /**
  * Runs a task on request; requests that arrive while it runs coalesce into one more run after it.
- * For the NOTIFY- and poll-driven loops (job claiming, webhook delivery), which may be woken many
- * times during one pass and must neither overlap nor miss a wake-up.
+ * For the NOTIFY- and poll-driven loops (job claiming, webhook delivery, scheduled reports), which
+ * may be woken many times during one pass and must neither overlap nor miss a wake-up.
  */
 export class CoalescedRun {
   private running?: Promise<void>;

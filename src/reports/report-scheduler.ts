@@ -1,6 +1,7 @@
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { hostname } from 'node:os';
 import { Clock } from '../common/clock';
+import { CoalescedRun } from '../common/coalesced-run';
 import { newId, randomBase62 } from '../common/ids';
 import { Database } from '../database/database';
 import { OutboxRepository } from '../webhooks/outbox.repository';
@@ -24,9 +25,13 @@ export class ReportScheduler implements OnModuleDestroy {
   private readonly logger = new Logger(ReportScheduler.name);
   readonly workerId = `${hostname()}:${process.pid}:${randomBase62(6)}`;
   private timer?: NodeJS.Timeout;
-  private ticking?: Promise<void>;
   private stopping = false;
   private lastPurge = 0;
+  private readonly rounds = new CoalescedRun(
+    () => this.round(),
+    (err) => this.logger.warn({ err: String(err) }, 'report round failed; retrying at the next poll'),
+    () => !this.stopping,
+  );
 
   constructor(
     private readonly db: Database,
@@ -42,13 +47,13 @@ export class ReportScheduler implements OnModuleDestroy {
     void this.tick();
   }
 
-  /** One round: schedule what is due, run what is pending, purge old content. Concurrent calls share the round. */
+  /**
+   * One round: schedule what is due, run what is pending, purge old content. Calls during a round
+   * coalesce into one more round after it, so a "run now" inserted late in a round is not left for
+   * the next poll. Resolves when the current round is done.
+   */
   tick(): Promise<void> {
-    if (this.stopping) return Promise.resolve();
-    this.ticking ??= this.round()
-      .catch((err: unknown) => this.logger.warn({ err: String(err) }, 'report round failed; retrying at the next poll'))
-      .finally(() => (this.ticking = undefined));
-    return this.ticking;
+    return this.rounds.request();
   }
 
   private async round(): Promise<void> {
@@ -109,6 +114,6 @@ export class ReportScheduler implements OnModuleDestroy {
   async onModuleDestroy(): Promise<void> {
     this.stopping = true;
     clearInterval(this.timer);
-    await this.ticking;
+    await this.rounds.current;
   }
 }
