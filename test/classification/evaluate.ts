@@ -15,13 +15,17 @@ export interface CorpusRow {
   kind: string;
   source: string;
   license: string;
+  /** false where the labeller was unsure (held-out sets); the corpus's own rows are all sure. */
+  sure?: boolean;
 }
 
 export const CLASSES: readonly HitClass[] = ['human', 'ai', 'bot'];
 const CATEGORIES: readonly AiCategory[] = ['assistant', 'agent', 'search', 'training', 'other'];
 
-export function loadCorpus(): CorpusRow[] {
-  return (JSON.parse(readFileSync(resolve(__dirname, 'ua-corpus.json'), 'utf8')) as { rows: CorpusRow[] }).rows;
+/** The corpus, or another file of labelled rows in its shape (a held-out set); `kind` and `license` may be left out there. */
+export function loadCorpus(path = resolve(__dirname, 'ua-corpus.json')): CorpusRow[] {
+  const rows = (JSON.parse(readFileSync(path, 'utf8')) as { rows: Partial<CorpusRow>[] }).rows;
+  return rows.map((row) => ({ kind: '', license: '', source: '', ...row }) as CorpusRow);
 }
 
 export interface Miss {
