@@ -172,11 +172,37 @@ describe('classifyUserAgent', () => {
       expect(classifyUserAgent(ua).class).toBe('bot');
     });
 
+    // Scanners send payloads in the User-Agent; a browser never does. (Shapes from sqlmap-style scans.)
+    it.each([
+      ['SQL injection after a browser UA', "Mozilla/5.0 (X11; Ubuntu; Linux x86_64; rv:36.0) Gecko/20100101 Firefox/36.0' waitfor delay'0:0:20'--"],
+      ['a boolean SQL probe', "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) Gecko/20100101 Firefox/120.0') AS abcd WHERE 1234=1234 OR NOT 5678=5678-- x"],
+      ['an ORDER BY probe', 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) Gecko/20100101 Firefox/120.0) ORDER BY 1-- x'],
+      ['a comment-split SQL probe', "-1/**/oR/**/1=1 or 1 like '%1'"],
+      ['a time-based SQL probe', "x')) OR 782=(SELECT 782 FROM PG_SLEEP(15))--"],
+      ['shell command substitution', '$(sleep 11)'],
+      ['a server-side include', '<!--#exec cmd="cat /etc/passwd"-->'],
+      ['path traversal', '../../../etc/passwd'],
+      ['encoded path traversal', '%252e%252e/%252e%252e/boot.ini'],
+      ['a file URL', 'file:///etc/group'],
+      ['a Windows that never shipped', 'Mozilla/5.0 (Windows NT 9.1.1; Win64; x64; rv:42.0) Gecko/20100101 Firefox/42.0'],
+      ['a test driver', 'Appium (unknown version) CFNetwork/673.2.1 Darwin/13.1.0 (x86_64)'],
+      ['a CI runner', 'gitlab-runner 17.5.3 (17-5-stable; go1.22.7; linux/amd64)'],
+    ])('%s is a bot', (_what, ua) => {
+      expect(classifyUserAgent(ua).class).toBe('bot');
+    });
+
     it.each([
       ['a TV whose UA opens with its vendor before (compatible; …)', 'HbbTV/1.1.1 (;;;;) Mozilla/5.0 (compatible; ANTGalio/3.0.2.1.22.43.08; Linux2.6.18-7.1/7405d0-smp)'],
       ['an old Windows CE phone with two compatible tuples', 'Treo800w/v0100 Mozilla/4.0 (compatible; MSIE 4.01; Windows CE, PPC; 320x320) (compatible; MSIE 6.0; Windows CE; IEMobile 7.11)'],
       ['a phone named like a bot-list word (isbot: "Discovery")', 'Mozilla/5.0 (Linux; arm_64; Android 13; Discovery Pro) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/122.0.6261.308 YaBrowser/24.4.0.308.00 SA/3 Mobile Safari/537.36'],
       ['a phone whose build says BOT', 'Mozilla/5.0 (Linux; Android 6.0; POWER BOT Build/MRA58K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/54.0.2840.85 Mobile Safari/537.36'],
+      ['every Windows that shipped, with a build number', 'Mozilla/5.0 (Windows NT 10.0.19045; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36'],
+      ['a WAP phone browser (isbot: "Browser/1.0;")', 'Videocon_V1570_Maui Wap Browser/1.0; Profile/MIDP-2.0 Configuration/CLDC-1.1'],
+      ['a Series 40 phone (isbot: "java")', 'Mozilla/5.0 (Series40; Nokia501/11.1.1/java_runtime_version=Nokia_Asha_1_1_1; Profile/MIDP-2.1 Configuration/CLDC-1.1) Gecko/20100401 S40OviBrowser/3.0.0.0.73'],
+      ['a Bada phone (isbot: "Bada/1.0;")', 'Mozilla/5.0 (SAMSUNG; SAMSUNG-GT-S5333/S5333DDKB1; U; Bada/1.0; en-us) AppleWebKit/533.1 (KHTML, like Gecko) Dolfin/2.0 Mobile WQVGA SMM-MMS/1.2.0 OPN-B'],
+      ['a TV that names its vendor first', 'Zeasn/2.0 NETTV/4.5.0 Mozilla/5.0 (Linux;CE-HTML/1.0;U;en), Chrome/49.0.2623.87 Safari/537.36 AppleWebKit 537.36 (KHTML, like Gecko) Tbrowser/2.0'],
+      ['Google TV (isbot: "Google")', 'Mozilla/5.0 (X11; Linux i686) AppleWebKit/534.24 (KHTML, like Gecko) Chrome/11.0.696.77 Large Screen Safari/534.24 GoogleTV/092811'],
+      ['Toutiao\'s web view (isbot: "News")', 'Mozilla/5.0 (Linux; Android 9; VOG-L29 Build/HUAWEIVOG-L29; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/77.0.3865.116 Mobile Safari/537.36 JsSdk/2 NewsArticle/7.5.4'],
     ])('%s is a person', (_what, ua) => {
       expect(classifyUserAgent(ua).class).toBe('human');
     });
@@ -203,6 +229,11 @@ describe('classifyUserAgent', () => {
       ['an HbbTV set', 'Opera/9.80 (Linux armv7l; HbbTV/1.2.1 (; Vendor; Model; 1.0; 1.0; ); CE-HTML/1.0; en) Presto/2.12.407 Version/12.50'],
     ])('%s is a person', (_what, ua) => {
       expect(classifyUserAgent(ua).class).toBe('human');
+    });
+
+    it('a crawler imitating a feature phone stays a bot', () => {
+      expect(classifyUserAgent('SAMSUNG-SGH-E250/1.0 Profile/MIDP-2.0 Configuration/CLDC-1.1 UP.Browser/6.2.3.3.c.1.101 (GUI) MMP/2.0 (compatible; Googlebot-Mobile/2.1; +http://www.google.com/bot.html)').class).toBe('bot');
+      expect(classifyUserAgent('BlackBerry9000/4.6.0.167 Profile/MIDP-2.0 Configuration/CLDC-1.1 VendorID/102 ips-agent').class).toBe('bot');
     });
 
     it('Sogou\'s crawler stays a bot', () => {

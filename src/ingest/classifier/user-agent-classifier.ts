@@ -173,10 +173,23 @@ const IN_APP_BROWSERS: ReadonlyArray<readonly [name: string, pattern: RegExp]> =
   ['Reddit', /\bReddit\/Version\b/],
   ['Sogou Browser', /\bSogouMobileBrowser\/|\bSogouMSE\b|\bMetaSr\b/],
   ['Smart TV', /\bCE-HTML\/|\bHbbTV\/|\bOMI\/[\d.]+\.Catcher|\bVIDAA\b/],
+  ['Google TV', /\bGoogleTV\b|\bLarge Screen Safari\b/],
+  ['Google Earth', /\bGoogle Earth\/\d/],
+  ['Google Toolbar', /\bGoogleToolbar \d/],
+  ['Toutiao', /\bNewsArticle\/\d/],
 ];
 
+/**
+ * Browsers of feature phones, PDAs and TVs (WAP, MIDP, NetFront, Openwave, Bada, Series 40, HbbTV):
+ * their UAs may open with a device name and carry words bot lists use (`java`, `Name/1.0;`), so the
+ * browser is named first; one that also says bot, crawl or a URL is a crawler imitating a phone
+ * (Googlebot-Mobile).
+ */
+const DEVICE_BROWSER =
+  /\b(?:MIDP-\d|CLDC-\d|UP\.Browser|NetFront|MAUI\b|Bada\/|Series40|S40OviBrowser|Dolfin\/|SLP Browser|Obigo|Openwave|Nokia\d+[a-z]?\/|CE-HTML\/|HbbTV\/|NETTV\/)|WAP[ _-]?Browser/i;
+
 /** An in-app UA that also says this: a tool borrowing the app's UA, so isbot decides. */
-const BOT_EVIDENCE = /bot\b|crawl|spider|https?:\/\//i;
+const BOT_EVIDENCE = /bot\b|crawl|spider|-agent\b|https?:\/\//i;
 
 /**
  * Headless browsers, automation drivers, test tools and HTTP libraries, named even where isbot lets
@@ -194,7 +207,7 @@ const AUTOMATION =
  * sender in `(compatible; Name)`, the way crawlers sign a borrowed browser UA.
  */
 const TOOL =
-  /\b(?:pip|CPython|conda|rubygems|Bundler|kubectl|docker|Gradle|Maven|twine|ureq|Siege|WhatWeb|Mikrotik|htdig|helm|Nikto|ZAP)\/|\bNuGet\b|ReactorNetty|Zombie\.js|screenshot|webthumb|thumbnail|wkhtmlto|websnapr|uptime|\bmonitoring\b|\bprobe\b|kube-probe|browserless|acunetix|burpsuite|qualys|\b(?:Safari|Chrome|Firefox)\/[\d.]+[^(]*\(compatible; ?[A-Za-z]/i;
+  /\b(?:pip|CPython|conda|rubygems|Bundler|kubectl|docker|Gradle|Maven|twine|ureq|Siege|WhatWeb|Mikrotik|htdig|helm|Nikto|ZAP)\/|\bNuGet\b|ReactorNetty|Zombie\.js|screenshot|webthumb|thumbnail|wkhtmlto|websnapr|uptime|\bmonitoring\b|\bprobe\b|kube-probe|browserless|acunetix|burpsuite|qualys|\bAppium\b|\bMobitest\b|gitlab-(?:runner|kas)|Docker-Client\/|Echoping\/|Siteimprove|\b(?:Safari|Chrome|Firefox)\/[\d.]+[^(]*\(compatible; ?[A-Za-z]/i;
 
 /**
  * The device model of an Android browser UA (and its `Build/…`): a phone may be called what bot lists
@@ -206,10 +219,11 @@ const ANDROID_MODEL =
   /^(Mozilla\/5\.0 \(Linux; (?:U; )?(?:arm(?:_64)?; )?Android [\d.]+; (?:[a-z]{2}(?:[-_][A-Za-z]{2})?; )?)(?:(?!compatible|bot|crawl|https?:|@|-Google\/)[^;()])+(?=(?:; wv)?\) AppleWebKit\/)/;
 
 /**
- * Empty, the log placeholder, control characters, or an injection attempt (`${jndi:…}`, `<script>`,
- * `' OR 1=1 --`).
+ * Empty, the log placeholder, control characters, a template left unfilled (`Firefox/firefoxversion`),
+ * a Windows no browser ran on (`Windows NT 9.0`), or an injection attempt (`${jndi:…}`,
+ * `<script>`, `' OR 1=1 --`, `$(sleep 11)`, `../../etc/passwd`).
  */
-const GARBAGE = /[\u0000-\u001f\u007f]|^[^A-Za-z]*$|\$\{|<\/?script|<\?|\b(?:Firefox|Chrome|Safari|Gecko)\/[a-z]{4,}\b|'\s*(?:or|and)\s|\bunion\b.*\bselect\b|\.\.\/\.\.\/|;\s*--/i;
+const GARBAGE = /[\u0000-\u001f\u007f]|^[^A-Za-z]*$|\$\{|\$\(|<\/?script|<\?|<!--#|\balert\(|\bwaitfor delay\b|\b(?:sleep|pg_sleep|make_set|elt|concat|char|md5|eval)\(|\b(?:or|and) (?:not )?\d+=\d+|\border by \d|\/\*\*\/|\bprint\(|'\s*;|\.\.(?:[\/\\]|%2f|%5c|%25)|%252e|\/etc\/passwd|\bboot\.ini\b|WEB-INF|^file:|\bWindows NT (?!(?:3\.1|3\.51?|4\.0|5\.01?|5\.[12]|6\.[0-4]|10(?:\.0)?)(?![\d_]))\d|\b(?:Firefox|Chrome|Safari|Gecko)\/[a-z]{4,}\b|'\s*(?:or|and)\s|\bunion\b.*\bselect\b|;\s*--/i;
 /**
  * Every browser since Mosaic sends `Name/version` or a parenthesised platform: words without
  * either are not one, nor is a `Mozilla/x (compatible; …)` tuple that names neither a browser
@@ -312,6 +326,7 @@ function classify(userAgent: string): Classification {
     const inApp = IN_APP_BROWSERS.find(([, pattern]) => pattern.test(userAgent));
     if (inApp) return human(userAgent, inApp[0]);
   }
+  if (DEVICE_BROWSER.test(userAgent) && !BOT_EVIDENCE.test(userAgent)) return human(userAgent, undefined);
 
   // ua-parser-js 1.x has no crawler detection, so isbot, the automation lists and the shapes no
   // browser sends decide here; automation is then asked whether it says it is AI.
