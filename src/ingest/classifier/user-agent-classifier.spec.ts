@@ -187,6 +187,9 @@ describe('classifyUserAgent', () => {
       ['a Windows that never shipped', 'Mozilla/5.0 (Windows NT 9.1.1; Win64; x64; rv:42.0) Gecko/20100101 Firefox/42.0'],
       ['a test driver', 'Appium (unknown version) CFNetwork/673.2.1 Darwin/13.1.0 (x86_64)'],
       ['a CI runner', 'gitlab-runner 17.5.3 (17-5-stable; go1.22.7; linux/amd64)'],
+      ['a cache warmer', 'WP Rocket/Homepage Preload'],
+      ['a link resolver', 'chatterino-api-cache/1.0 link-resolver'],
+      ['a screenshot service in a phone\'s clothes', 'Mozilla/5.0 (Linux; U; Android 4.1.2; cs-cz; Seznam screenshot-generator Build/Q3) AppleWebKit/534.30 (KHTML, like Gecko) Version/4.0 Mobile Safari/534.30'],
     ])('%s is a bot', (_what, ua) => {
       expect(classifyUserAgent(ua).class).toBe('bot');
     });
@@ -201,6 +204,7 @@ describe('classifyUserAgent', () => {
       ['a Series 40 phone (isbot: "java")', 'Mozilla/5.0 (Series40; Nokia501/11.1.1/java_runtime_version=Nokia_Asha_1_1_1; Profile/MIDP-2.1 Configuration/CLDC-1.1) Gecko/20100401 S40OviBrowser/3.0.0.0.73'],
       ['a Bada phone (isbot: "Bada/1.0;")', 'Mozilla/5.0 (SAMSUNG; SAMSUNG-GT-S5333/S5333DDKB1; U; Bada/1.0; en-us) AppleWebKit/533.1 (KHTML, like Gecko) Dolfin/2.0 Mobile WQVGA SMM-MMS/1.2.0 OPN-B'],
       ['a TV that names its vendor first', 'Zeasn/2.0 NETTV/4.5.0 Mozilla/5.0 (Linux;CE-HTML/1.0;U;en), Chrome/49.0.2623.87 Safari/537.36 AppleWebKit 537.36 (KHTML, like Gecko) Tbrowser/2.0'],
+      ['a Windows Phone named like a bot-list word (isbot: "Radar")', 'Mozilla/5.0 (compatible; MSIE 9.0; Windows Phone OS 7.5; Trident/5.0; IEMobile/9.0; HTC; Radar 4G)'],
       ['Google TV (isbot: "Google")', 'Mozilla/5.0 (X11; Linux i686) AppleWebKit/534.24 (KHTML, like Gecko) Chrome/11.0.696.77 Large Screen Safari/534.24 GoogleTV/092811'],
       ['Toutiao\'s web view (isbot: "News")', 'Mozilla/5.0 (Linux; Android 9; VOG-L29 Build/HUAWEIVOG-L29; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/77.0.3865.116 Mobile Safari/537.36 JsSdk/2 NewsArticle/7.5.4'],
     ])('%s is a person', (_what, ua) => {

@@ -207,16 +207,16 @@ const AUTOMATION =
  * sender in `(compatible; Name)`, the way crawlers sign a borrowed browser UA.
  */
 const TOOL =
-  /\b(?:pip|CPython|conda|rubygems|Bundler|kubectl|docker|Gradle|Maven|twine|ureq|Siege|WhatWeb|Mikrotik|htdig|helm|Nikto|ZAP)\/|\bNuGet\b|ReactorNetty|Zombie\.js|screenshot|webthumb|thumbnail|wkhtmlto|websnapr|uptime|\bmonitoring\b|\bprobe\b|kube-probe|browserless|acunetix|burpsuite|qualys|\bAppium\b|\bMobitest\b|gitlab-(?:runner|kas)|Docker-Client\/|Echoping\/|Siteimprove|\b(?:Safari|Chrome|Firefox)\/[\d.]+[^(]*\(compatible; ?[A-Za-z]/i;
+  /\b(?:pip|CPython|conda|rubygems|Bundler|kubectl|docker|Gradle|Maven|twine|ureq|Siege|WhatWeb|Mikrotik|htdig|helm|Nikto|ZAP)\/|\bNuGet\b|ReactorNetty|Zombie\.js|screenshot|webthumb|thumbnail|wkhtmlto|websnapr|uptime|\bmonitoring\b|\bprobe\b|kube-probe|browserless|acunetix|burpsuite|qualys|\bAppium\b|\bMobitest\b|gitlab-(?:runner|kas)|\bPreload\b|link-resolver|Docker-Client\/|Echoping\/|Siteimprove|\b(?:Safari|Chrome|Firefox)\/[\d.]+[^(]*\(compatible; ?[A-Za-z]/i;
 
 /**
- * The device model of an Android browser UA (and its `Build/…`): a phone may be called what bot lists
- * look for ("Spider 8", "Discovery Pro"), so automation is asked about the UA with the model left
- * out. A model that says compatible, bot, crawl, a URL or a Google product (`DuplexWeb-Google/1.0`)
- * is not a phone's, and stays.
+ * The device model of an Android or Windows Phone browser UA (with Android's `Build/…`): a phone
+ * may be called what bot lists look for ("Spider 8", "Discovery Pro", HTC's "Radar"), so isbot is
+ * asked about the UA with the model left out. A model that says compatible, bot, crawl, a URL or a
+ * Google product (`DuplexWeb-Google/1.0`) is not a phone's, and stays.
  */
-const ANDROID_MODEL =
-  /^(Mozilla\/5\.0 \(Linux; (?:U; )?(?:arm(?:_64)?; )?Android [\d.]+; (?:[a-z]{2}(?:[-_][A-Za-z]{2})?; )?)(?:(?!compatible|bot|crawl|https?:|@|-Google\/)[^;()])+(?=(?:; wv)?\) AppleWebKit\/)/;
+const DEVICE_MODEL =
+  /^(Mozilla\/5\.0 \(Linux; (?:U; )?(?:arm(?:_64)?; )?Android [\d.]+; (?:[a-z]{2}(?:[-_][A-Za-z]{2})?; )?)(?:(?!compatible|bot|crawl|https?:|@|-Google\/)[^;()])+(?=(?:; wv)?\) AppleWebKit\/)|(\bIEMobile\/[\d.]+; [^;()]+; )(?:(?!compatible|bot|crawl|https?:|@)[^;()])+/;
 
 /**
  * Empty, the log placeholder, control characters, a template left unfilled (`Firefox/firefoxversion`),
@@ -330,8 +330,9 @@ function classify(userAgent: string): Classification {
 
   // ua-parser-js 1.x has no crawler detection, so isbot, the automation lists and the shapes no
   // browser sends decide here; automation is then asked whether it says it is AI.
-  const asked = userAgent.replace(ANDROID_MODEL, '$1Phone');
-  if (isbot(asked) || AUTOMATION.test(asked) || TOOL.test(asked) || NOT_A_BROWSER.test(asked)) return unlistedAiAgent(userAgent) ?? BOT;
+  const automation =
+    isbot(userAgent.replace(DEVICE_MODEL, '$1$2Phone')) || AUTOMATION.test(userAgent) || TOOL.test(userAgent) || NOT_A_BROWSER.test(userAgent);
+  if (automation) return unlistedAiAgent(userAgent) ?? BOT;
   return human(userAgent, undefined);
 }
 
