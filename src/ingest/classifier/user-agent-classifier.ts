@@ -207,7 +207,7 @@ const AUTOMATION =
  * sender in `(compatible; Name)`, the way crawlers sign a borrowed browser UA.
  */
 const TOOL =
-  /\b(?:pip|CPython|conda|rubygems|Bundler|kubectl|docker|Gradle|Maven|twine|ureq|Siege|WhatWeb|Mikrotik|htdig|helm|Nikto|ZAP)\/|\bNuGet\b|ReactorNetty|Zombie\.js|screenshot|webthumb|thumbnail|wkhtmlto|websnapr|uptime|\bmonitoring\b|\bprobe\b|kube-probe|browserless|acunetix|burpsuite|qualys|\bAppium\b|\bMobitest\b|gitlab-(?:runner|kas)|\bPreload\b|link-resolver|Docker-Client\/|Echoping\/|Siteimprove|\b(?:Safari|Chrome|Firefox)\/[\d.]+[^(]*\(compatible; ?[A-Za-z]/i;
+  /\b(?:pip|CPython|conda|rubygems|Bundler|kubectl|docker|Gradle|Maven|twine|ureq|Siege|WhatWeb|Mikrotik|htdig|helm|Nikto|ZAP)\/|\bNuGet\b|ReactorNetty|Zombie\.js|screenshot|webthumb|thumbnail|wkhtmlto|websnapr|uptime|\bmonitoring\b|\bprobe\b|kube-probe|browserless|acunetix|burpsuite|qualys|\bAppium\b|\bMobitest\b|gitlab-(?:runner|kas)|\bPreload\b|link-resolver|Docker-Client\/|Echoping\/|Siteimprove|\b(?:Safari|Chrome|Firefox)\/[\d.]+ [^(]*\(compatible; ?[A-Za-z]/i;
 
 /**
  * The device model of an Android or Windows Phone browser UA (with Android's `Build/…`): a phone
