@@ -235,6 +235,11 @@ describe('classifyUserAgent', () => {
       expect(classifyUserAgent(ua).class).toBe('human');
     });
 
+    it('a fabricated browser string does not hide an agent\'s own claim', () => {
+      const ua = 'Mozilla/5.0 (Windows NT 9.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot) Chrome/chromeversion';
+      expect(classifyUserAgent(ua)).toMatchObject({ class: 'ai', aiAgent: 'GPTBot', aiOperator: 'OpenAI' });
+    });
+
     it('a crawler imitating a feature phone stays a bot', () => {
       expect(classifyUserAgent('SAMSUNG-SGH-E250/1.0 Profile/MIDP-2.0 Configuration/CLDC-1.1 UP.Browser/6.2.3.3.c.1.101 (GUI) MMP/2.0 (compatible; Googlebot-Mobile/2.1; +http://www.google.com/bot.html)').class).toBe('bot');
       expect(classifyUserAgent('BlackBerry9000/4.6.0.167 Profile/MIDP-2.0 Configuration/CLDC-1.1 VendorID/102 ips-agent').class).toBe('bot');

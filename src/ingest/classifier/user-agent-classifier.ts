@@ -188,7 +188,7 @@ const IN_APP_BROWSERS: ReadonlyArray<readonly [name: string, pattern: RegExp]> =
 const DEVICE_BROWSER =
   /\b(?:MIDP-\d|CLDC-\d|UP\.Browser|NetFront|MAUI\b|Bada\/|Series40|S40OviBrowser|Dolfin\/|SLP Browser|Obigo|Openwave|Nokia\d+[a-z]?\/|CE-HTML\/|HbbTV\/|NETTV\/)|WAP[ _-]?Browser/i;
 
-/** An in-app UA that also says this: a tool borrowing the app's UA, so isbot decides. */
+/** An app's or a device's browser UA that also says this: a tool borrowing its UA, so isbot decides. */
 const BOT_EVIDENCE = /bot\b|crawl|spider|-agent\b|https?:\/\//i;
 
 /**
@@ -219,11 +219,18 @@ const DEVICE_MODEL =
   /^(Mozilla\/5\.0 \(Linux; (?:U; )?(?:arm(?:_64)?; )?Android [\d.]+; (?:[a-z]{2}(?:[-_][A-Za-z]{2})?; )?)(?:(?!compatible|bot|crawl|https?:|@|-Google\/)[^;()])+(?=(?:; wv)?\) AppleWebKit\/)|(\bIEMobile\/[\d.]+; [^;()]+; )(?:(?!compatible|bot|crawl|https?:|@)[^;()])+/;
 
 /**
- * Empty, the log placeholder, control characters, a template left unfilled (`Firefox/firefoxversion`),
- * a Windows no browser ran on (`Windows NT 9.0`), or an injection attempt (`${jndi:…}`,
- * `<script>`, `' OR 1=1 --`, `$(sleep 11)`, `../../etc/passwd`).
+ * Empty, the log placeholder, control characters, or an injection attempt (`${jndi:…}`, `<script>`,
+ * `' OR 1=1 --`, `$(sleep 11)`, `../../etc/passwd`): never a person, and never an agent's own claim.
  */
-const GARBAGE = /[\u0000-\u001f\u007f]|^[^A-Za-z]*$|\$\{|\$\(|<\/?script|<\?|<!--#|\balert\(|\bwaitfor delay\b|\b(?:sleep|pg_sleep|make_set|elt|concat|char|md5|eval)\(|\b(?:or|and) (?:not )?\d+=\d+|\border by \d|\/\*\*\/|\bprint\(|'\s*;|\.\.(?:[\/\\]|%2f|%5c|%25)|%252e|\/etc\/passwd|\bboot\.ini\b|WEB-INF|^file:|\bWindows NT (?!(?:3\.1|3\.51?|4\.0|5\.01?|5\.[12]|6\.[0-4]|10(?:\.0)?)(?![\d_]))\d|\b(?:Firefox|Chrome|Safari|Gecko)\/[a-z]{4,}\b|'\s*(?:or|and)\s|\bunion\b.*\bselect\b|;\s*--/i;
+const GARBAGE = /[\u0000-\u001f\u007f]|^[^A-Za-z]*$|\$\{|\$\(|<\/?script|<\?|<!--#|\balert\(|\bwaitfor delay\b|\b(?:sleep|pg_sleep|make_set|elt|concat|char|md5|eval)\(|\b(?:or|and) (?:not )?\d+=\d+|\border by \d|\/\*\*\/|\bprint\(|'\s*;|\.\.(?:[\/\\]|%2f|%5c|%25)|%252e|\/etc\/passwd|\bboot\.ini\b|WEB-INF|^file:|'\s*(?:or|and)\s|\bunion\b.*\bselect\b|;\s*--/i;
+/**
+ * A browser string no browser sent: a template left unfilled (`Firefox/firefoxversion`) or a Windows
+ * that never shipped (`Windows NT 9.1`). Asked after the agent list, so an agent that copied its
+ * vendor's documented template is still that agent.
+ */
+const FABRICATED =
+  /\b(?:Firefox|Chrome|Safari|Gecko)\/[a-z]{4,}\b|\bWindows NT (?!(?:3\.1|3\.51?|4\.0|5\.01?|5\.[12]|6\.[0-4]|10(?:\.0)?)(?![\d_]))\d/i;
+
 /**
  * Every browser since Mosaic sends `Name/version` or a parenthesised platform: words without
  * either are not one, nor is a `Mozilla/x (compatible; …)` tuple that names neither a browser
@@ -331,7 +338,11 @@ function classify(userAgent: string): Classification {
   // ua-parser-js 1.x has no crawler detection, so isbot, the automation lists and the shapes no
   // browser sends decide here; automation is then asked whether it says it is AI.
   const automation =
-    isbot(userAgent.replace(DEVICE_MODEL, '$1$2Phone')) || AUTOMATION.test(userAgent) || TOOL.test(userAgent) || NOT_A_BROWSER.test(userAgent);
+    isbot(userAgent.replace(DEVICE_MODEL, '$1$2Phone')) ||
+    AUTOMATION.test(userAgent) ||
+    TOOL.test(userAgent) ||
+    FABRICATED.test(userAgent) ||
+    NOT_A_BROWSER.test(userAgent);
   if (automation) return unlistedAiAgent(userAgent) ?? BOT;
   return human(userAgent, undefined);
 }
