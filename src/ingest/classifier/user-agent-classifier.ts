@@ -192,22 +192,28 @@ const DEVICE_BROWSER =
 const BOT_EVIDENCE = /bot\b|crawl|spider|-agent\b|https?:\/\//i;
 
 /**
- * Headless browsers, automation drivers, test tools and HTTP libraries, named even where isbot lets
- * them through; and SDKs and CLIs that say so in a UA that does not pretend to be a browser
- * (`aws-sdk-go/1.4`, `aws-cli/1.14`): a browser-shaped UA may carry "SDK" in a device name
- * (the Android emulator's "Android SDK built for x86").
+ * Automation named by what it calls itself, where isbot lets it through; one pattern, in groups:
+ * - headless browsers, automation drivers and test tools;
+ * - HTTP libraries, and SDKs and CLIs that say so in a UA that does not pretend to be a browser
+ *   (`aws-sdk-go/1.4`, `aws-cli/1.14`): a browser-shaped UA may carry "SDK" in a device name (the
+ *   Android emulator's "Android SDK built for x86");
+ * - package managers and developer CLIs (`pip/`, `kubectl/`, `docker/`, `Gradle/`);
+ * - screenshot, thumbnail, uptime, probe and cache-warming services, link resolvers, scanners;
+ * - a browser UA that ends by naming its sender in `(compatible; Name)`, the way crawlers sign a
+ *   borrowed browser UA.
  */
-const AUTOMATION =
-  /headless|phantomjs|puppeteer|playwright|selenium|webdriver|htmlunit|slimerjs|jsdom\/|\bnightmare\b|lighthouse|gtmetrix|\bYLT\b|python-(?:requests|urllib|httpx)|\bcurl\/|\bwget\b|go-http-client|node-fetch|\baxios\/|\bokhttp\/|\bjava\/|libwww-perl|\bscrapy\b|\bdart:io\b|\bundici\b|PowerShell\/|OpenAPI-Generator\/|Swagger-Codegen\/|^(?!Mozilla\/).*(?<![a-z])(?:sdk|cli)(?![a-z])/i;
-
-/**
- * What a tool calls itself where isbot has no word for it: package managers and developer CLIs
- * (`pip/`, `kubectl/`, `docker/`, `Gradle/`), screenshot and thumbnail services, uptime monitors
- * and probes, security scanners, headless-browser services; and a browser UA that ends by naming its
- * sender in `(compatible; Name)`, the way crawlers sign a borrowed browser UA.
- */
-const TOOL =
-  /\b(?:pip|CPython|conda|rubygems|Bundler|kubectl|docker|Gradle|Maven|twine|ureq|Siege|WhatWeb|Mikrotik|htdig|helm|Nikto|ZAP)\/|\bNuGet\b|ReactorNetty|Zombie\.js|screenshot|webthumb|thumbnail|wkhtmlto|websnapr|uptime|\bmonitoring\b|\bprobe\b|kube-probe|browserless|acunetix|burpsuite|qualys|\bAppium\b|\bMobitest\b|gitlab-(?:runner|kas)|\bPreload\b|link-resolver|Docker-Client\/|Echoping\/|Siteimprove|\b(?:Safari|Chrome|Firefox)\/[\d.]+ [^(]*\(compatible; ?[A-Za-z]/i;
+const AUTOMATION = new RegExp(
+  [
+    /headless|phantomjs|puppeteer|playwright|selenium|webdriver|htmlunit|slimerjs|jsdom\/|\bnightmare\b|lighthouse|gtmetrix|\bYLT\b|browserless|\bAppium\b|\bMobitest\b|Zombie\.js/,
+    /python-(?:requests|urllib|httpx)|\bcurl\/|\bwget\b|go-http-client|node-fetch|\baxios\/|\bokhttp\/|\bjava\/|libwww-perl|\bscrapy\b|\bdart:io\b|\bundici\b|PowerShell\/|OpenAPI-Generator\/|Swagger-Codegen\/|ReactorNetty|^(?!Mozilla\/).*(?<![a-z])(?:sdk|cli)(?![a-z])/,
+    /\b(?:pip|CPython|conda|rubygems|Bundler|kubectl|docker|Gradle|Maven|twine|ureq|Siege|WhatWeb|Mikrotik|htdig|helm|Nikto|ZAP)\/|\bNuGet\b|gitlab-(?:runner|kas)|Docker-Client\//,
+    /screenshot|webthumb|thumbnail|wkhtmlto|websnapr|uptime|\bmonitoring\b|\bprobe\b|kube-probe|\bPreload\b|link-resolver|Echoping\/|Siteimprove|acunetix|burpsuite|qualys/,
+    /\b(?:Safari|Chrome|Firefox)\/[\d.]+ [^(]*\(compatible; ?[A-Za-z]/,
+  ]
+    .map((group) => group.source)
+    .join('|'),
+  'i',
+);
 
 /**
  * The device model of an Android or Windows Phone browser UA (with Android's `Build/…`): a phone
@@ -329,18 +335,17 @@ function classify(userAgent: string): Classification {
   const agent = findAiAgent(userAgent);
   if (agent) return aiResult(agent);
 
-  if ((userAgent.startsWith('Mozilla/') || userAgent.startsWith('Opera/')) && !BOT_EVIDENCE.test(userAgent)) {
-    const inApp = IN_APP_BROWSERS.find(([, pattern]) => pattern.test(userAgent));
+  if (!BOT_EVIDENCE.test(userAgent)) {
+    const inApp = (userAgent.startsWith('Mozilla/') || userAgent.startsWith('Opera/')) && IN_APP_BROWSERS.find(([, pattern]) => pattern.test(userAgent));
     if (inApp) return human(userAgent, inApp[0]);
+    if (DEVICE_BROWSER.test(userAgent)) return human(userAgent, undefined);
   }
-  if (DEVICE_BROWSER.test(userAgent) && !BOT_EVIDENCE.test(userAgent)) return human(userAgent, undefined);
 
   // ua-parser-js 1.x has no crawler detection, so isbot, the automation lists and the shapes no
   // browser sends decide here; automation is then asked whether it says it is AI.
   const automation =
     isbot(userAgent.replace(DEVICE_MODEL, '$1$2Phone')) ||
     AUTOMATION.test(userAgent) ||
-    TOOL.test(userAgent) ||
     FABRICATED.test(userAgent) ||
     NOT_A_BROWSER.test(userAgent);
   if (automation) return unlistedAiAgent(userAgent) ?? BOT;
