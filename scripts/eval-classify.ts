@@ -3,9 +3,9 @@
  * beside isbot alone and ua-parser-js 1.x alone: confusion matrix, AI recall, per-category
  * recall, and every row it gets wrong; then how much the rules for unlisted agents find alone.
  *
- * `-- --corpus <file>` measures another file of rows
- * in the corpus's shape instead (a held-out set kept outside the repository); where its rows mark
- * labels as unsure (`"sure": false`), the figures are printed again on the sure rows alone.
+ * `-- --corpus <file>` measures another file of rows in the corpus's shape instead (a held-out set
+ * kept outside the repository); where its rows mark labels as unsure (`"sure": false`), the figures
+ * are printed again on the sure rows alone.
  */
 import { CorpusRow, docent, evaluate, formatReport, isbotAlone, loadCorpus, Predict, rulesAlone, uaParserAlone } from '../test/classification/evaluate';
 
