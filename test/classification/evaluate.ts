@@ -17,6 +17,12 @@ export interface CorpusRow {
   license: string;
   /** false where the labeller was unsure (held-out sets); the corpus's own rows are all sure. */
   sure?: boolean;
+  /**
+   * How many visitors sent this user agent, where the rows come from a real access log (distinct
+   * client IPs); absent elsewhere. The visitors report counts people, not strings, so such a set is
+   * also measured with each row counted this many times.
+   */
+  visitors?: number;
 }
 
 export const CLASSES: readonly HitClass[] = ['human', 'ai', 'bot'];
@@ -49,6 +55,8 @@ export interface Report {
   operators: { rows: number; same: number; distinct: number };
   browsersAsAi: number;
   searchCrawlersAsAi: number;
+  /** Where rows carry `visitors`: the same accuracy and AI recall with each row counted once per visitor. */
+  byVisitors?: { visitors: number; accuracy: number; aiVisitors: number; aiRecall: number };
   misses: Miss[];
 }
 
@@ -92,9 +100,15 @@ export function evaluate(name: string, rows: readonly CorpusRow[], predict: Pred
   const misses: Miss[] = [];
   let browsersAsAi = 0;
   let searchCrawlersAsAi = 0;
+  const weighted = { visitors: 0, correct: 0, aiVisitors: 0, aiCorrect: 0 };
   for (const row of rows) {
     const p = predict(row.ua);
     confusion[row.class][p.class] += 1;
+    const visitors = row.visitors ?? 0;
+    weighted.visitors += visitors;
+    if (p.class === row.class) weighted.correct += visitors;
+    if (row.class === 'ai') weighted.aiVisitors += visitors;
+    if (row.class === 'ai' && p.class === 'ai') weighted.aiCorrect += visitors;
     if (p.class !== row.class) misses.push({ row, predicted: p.class, detail: p.agent ? `${p.agent} (${p.category}, ${p.operator})` : '' });
     if (row.class === 'human' && p.class === 'ai') browsersAsAi += 1;
     if (isSearchCrawler(row) && p.class === 'ai') searchCrawlersAsAi += 1;
@@ -124,6 +138,14 @@ export function evaluate(name: string, rows: readonly CorpusRow[], predict: Pred
     operators: { rows: operators.rows, same: operators.same, distinct: operators.distinct.size },
     browsersAsAi,
     searchCrawlersAsAi,
+    byVisitors: weighted.visitors
+      ? {
+          visitors: weighted.visitors,
+          accuracy: weighted.correct / weighted.visitors,
+          aiVisitors: weighted.aiVisitors,
+          aiRecall: weighted.aiVisitors ? weighted.aiCorrect / weighted.aiVisitors : 0,
+        }
+      : undefined,
     misses,
   };
 }
@@ -137,6 +159,9 @@ export function formatReport(r: Report, showMisses: boolean): string {
     `3-class accuracy ${pct(r.accuracy)}   human-vs-automation accuracy ${pct(r.humanVsAutomation)}`,
     `AI recall ${pct(r.aiRecall)}   AI precision ${pct(r.aiPrecision)}`,
     `browsers counted as AI: ${r.browsersAsAi}   search crawlers counted as AI: ${r.searchCrawlersAsAi}`,
+    ...(r.byVisitors
+      ? [`counted per visitor (${r.byVisitors.visitors} visitors, ${r.byVisitors.aiVisitors} of them AI): 3-class accuracy ${pct(r.byVisitors.accuracy)}   AI recall ${pct(r.byVisitors.aiRecall)}`]
+      : []),
     'per AI category (rows; counted as ai; as ai with the same category):',
   );
   for (const [c, v] of Object.entries(r.categories)) {
@@ -145,7 +170,10 @@ export function formatReport(r: Report, showMisses: boolean): string {
   lines.push(`operator named right on ${r.operators.same} / ${r.operators.rows} AI rows (${r.operators.distinct} operators in the corpus)`);
   if (showMisses) {
     lines.push(`rows it gets wrong (${r.misses.length}):`);
-    for (const m of r.misses) lines.push(`  [${m.row.class} → ${m.predicted}${m.detail ? `: ${m.detail}` : ''}] ${m.row.ua}   (${m.row.kind}; ${m.row.source})`);
+    for (const m of r.misses) {
+      const visitors = m.row.visitors === undefined ? '' : `; ${m.row.visitors} visitors`;
+      lines.push(`  [${m.row.class} → ${m.predicted}${m.detail ? `: ${m.detail}` : ''}] ${m.row.ua}   (${m.row.kind}; ${m.row.source}${visitors})`);
+    }
   }
   return lines.join('\n');
 }
