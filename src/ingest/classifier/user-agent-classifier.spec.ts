@@ -235,6 +235,38 @@ describe('classifyUserAgent', () => {
       expect(classifyUserAgent(ua).class).toBe('human');
     });
 
+    // Generators that rotate or mutate browser strings break the grammar browsers print (shapes seen in real access logs).
+    it.each([
+      ['a Windows 10 point release', 'Mozilla/5.0 (Windows NT 10.4; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/75.0.3770.100 Safari/537.36'],
+      ['a Mac OS X 8', 'Mozilla/5.0 (Macintosh; Intel Mac OS X 8_1_1) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/73.0.3683.86 Safari/537.36'],
+      ['a Mac OS X template left unfilled', 'Mozilla/5.0 (Macintosh; Intel Mac OS X x.y; rv:42.0) Gecko/20100101 Firefox/42.0'],
+      ['"like Gecko" with digits glued on', 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_4) AppleWebKit/537.36 (KHTML, like Gecko111) Chrome/97.0.4692.71 Safari/537.36'],
+      ['"like" mistyped', 'Mozilla/5.0 (Windows NT 6.2; en-US) AppleWebKit/537.36 (KHTML, live Gecko) Chrome/53.0.2785.116 Safari/537.36'],
+      ['"like" mistyped, no space', 'Mozilla/5.0 (Linux; Android 5.1.1; A33 Build/LMY47V; wv) AppleWebKit/537.36 (KHTML,link Gecko) Version/4.0 Chrome/43.0.2357.121 Mobile Safari/537.36'],
+      ['a WebKit that never shipped', 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/571.35 (KHTML, like Gecko) Chrome/105.0.5195.102 Safari/537.36'],
+      ['a Safari build token of random hex', 'Mozilla/5.0 (Windows NT 10.0; WOW64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/83.0.4103.106 Safari/1A057E'],
+      ['a Chrome version of six numbers', 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/109.146.421.452.559.302 Safari/537.36'],
+      ['a Firefox whose rv: is another version', 'Mozilla/5.0 (Windows NT 6.1; Win64; x64; rv:25.0) Gecko/20100101 Firefox/29.0'],
+      ['parentheses escaped for a shell', 'Mozilla/5.0 \\(Windows NT 10.0\\; Win64\\; x64\\) AppleWebKit/537.36 \\(KHTML, like Gecko\\) Chrome/100.0.4896.60 Safari/537.36'],
+      ['a quote left in', "'Mozilla/5.0"],
+    ])('fabricated: %s is a bot', (_what, ua) => {
+      expect(classifyUserAgent(ua).class).toBe('bot');
+    });
+
+    it.each([
+      ['Firefox 4, which sent rv:2.0.1', 'Mozilla/5.0 (X11; Linux x86_64; rv:2.0.1) Gecko/20100101 Firefox/4.0.1'],
+      ['Firefox 115 with the frozen rv:109', 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:109.0) Gecko/20100101 Firefox/115.0'],
+      ['Firefox 121', 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10.15; rv:121.0) Gecko/20100101 Firefox/121.0'],
+      ['Safari 7.0.3 and its odd build token', 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_9_3) AppleWebKit/537.75.14 (KHTML, like Gecko) Version/7.0.3 Safari/7046A194A'],
+      ['Safari 8 on WebKit 600', 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_10) AppleWebKit/600.1.25 (KHTML, like Gecko) Version/8.0 Safari/600.1.25'],
+      ['a phone that capitalises "Like"', 'Mozilla/5.0 (Linux; Android 4.2.1; AT503 Build/JOP40D) AppleWebKit/537.36 (KHTML, Like Gecko) Chrome/30.0.1599.92 Safari/537.36'],
+      ['Chrome\'s reduced version', 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36'],
+      ['Cốc Cốc, whose Chrome minor is not 0', 'Mozilla/5.0 (Windows NT 6.2) AppleWebKit/537.36 (KHTML, like Gecko) coc_coc_browser/54.2.133 Chrome/48.2.2564.133 Safari/537.36'],
+      ['an iPhone ("like Mac OS X")', 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1'],
+    ])('not fabricated: %s is a person', (_what, ua) => {
+      expect(classifyUserAgent(ua).class).toBe('human');
+    });
+
     it('a fabricated browser string does not hide an agent\'s own claim', () => {
       const ua = 'Mozilla/5.0 (Windows NT 9.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot) Chrome/chromeversion';
       expect(classifyUserAgent(ua)).toMatchObject({ class: 'ai', aiAgent: 'GPTBot', aiOperator: 'OpenAI' });

@@ -230,12 +230,34 @@ const DEVICE_MODEL =
  */
 const GARBAGE = /[\u0000-\u001f\u007f]|^[^A-Za-z]*$|\$\{|\$\(|<\/?script|<\?|<!--#|\balert\(|\bwaitfor delay\b|\b(?:sleep|pg_sleep|make_set|elt|concat|char|md5|eval)\(|\b(?:or|and) (?:not )?\d+=\d+|\border by \d|\/\*\*\/|\bprint\(|'\s*;|\.\.(?:[\/\\]|%2f|%5c|%25)|%252e|\/etc\/passwd|\bboot\.ini\b|WEB-INF|^file:|'\s*(?:or|and)\s|\bunion\b.*\bselect\b|;\s*--/i;
 /**
- * A browser string no browser sent: a template left unfilled (`Firefox/firefoxversion`) or a Windows
- * that never shipped (`Windows NT 9.1`). Asked after the agent list, so an agent that copied its
- * vendor's documented template is still that agent.
+ * A browser string no browser sent: browsers print their UA from a fixed grammar, and generators
+ * that rotate or mutate browser strings break it. Asked after the agent list, so an agent that
+ * copied its vendor's documented template is still that agent.
+ * - a template left unfilled (`Firefox/firefoxversion`, `Mac OS X x.y`);
+ * - an operating system that never shipped: Windows NT 9.1 or 10.3, Mac OS X 8_1 (macOS numbers
+ *   10 to 15, then 26);
+ * - WebKit's `(KHTML, like Gecko)` mutated (`live Gecko`, `like Gecko111`), or a WebKit version
+ *   between 539 and 599, which none shipped (Chrome's stayed 537.36; Safari 8 went to 600);
+ * - a Safari build token of six letters and digits without a dot (`Safari/1A057E`); Safari's is
+ *   `537.36`, `604.1`, `8536.25`; a Chrome version of five numbers or more (Chrome's has four);
+ * - a desktop Firefox whose `rv:` is not its version (`rv:25.0) Gecko/20100101 Firefox/29.0`),
+ *   except Firefox 4's `rv:2.0` (`2.0.1`) and the `rv:109.0` that Firefox 110 to 119 froze;
+ * - punctuation escaped for a shell (`\(Windows NT 10.0\; Win64\)`) or a leading quote: a script's
+ *   quoting left in the header.
  */
-const FABRICATED =
-  /\b(?:Firefox|Chrome|Safari|Gecko)\/[a-z]{4,}\b|\bWindows NT (?!(?:3\.1|3\.51?|4\.0|5\.01?|5\.[12]|6\.[0-4]|10(?:\.0)?)(?![\d_]))\d/i;
+const FABRICATED = new RegExp(
+  [
+    /\b(?:Firefox|Chrome|Safari|Gecko)\/[a-z]{4,}\b|\bMac OS X [a-z]\.[a-z]\b/,
+    /\bWindows NT (?!(?:3\.1|3\.51?|4\.0|5\.01?|5\.[12]|6\.[0-4]|10(?:\.0)?)(?![\d_]))\d|\bWindows NT 10\.[1-9]|\bMac OS X (?:[1-9]|1[6-9]|2[0-5])[._]\d/,
+    /\(KHTML, ?l(?!ike )[a-z]{2,4} Gecko|\blike Gecko\w|\bAppleWebKit\/5(?:39|[4-9]\d)\b/,
+    /\bSafari\/[\dA-F]{6}(?![\w.])|\bChrome\/\d+(?:\.\d+){4}/,
+    /\brv:(?!109\.|2\.0(?!\d))(?<rv>\d+)\.[\d.]*\) Gecko\/20100101 Firefox\/(?!\k<rv>(?!\d))\d/,
+    /\\[();]|^['"]/,
+  ]
+    .map((group) => group.source)
+    .join('|'),
+  'i',
+);
 
 /**
  * Every browser since Mosaic sends `Name/version` or a parenthesised platform: words without
