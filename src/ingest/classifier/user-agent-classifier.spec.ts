@@ -206,6 +206,8 @@ describe('classifyUserAgent', () => {
       ['a TV that names its vendor first', 'Zeasn/2.0 NETTV/4.5.0 Mozilla/5.0 (Linux;CE-HTML/1.0;U;en), Chrome/49.0.2623.87 Safari/537.36 AppleWebKit 537.36 (KHTML, like Gecko) Tbrowser/2.0'],
       ['a Windows Phone named like a bot-list word (isbot: "Radar")', 'Mozilla/5.0 (compatible; MSIE 9.0; Windows Phone OS 7.5; Trident/5.0; IEMobile/9.0; HTC; Radar 4G)'],
       ['Google TV (isbot: "Google")', 'Mozilla/5.0 (X11; Linux i686) AppleWebKit/534.24 (KHTML, like Gecko) Chrome/11.0.696.77 Large Screen Safari/534.24 GoogleTV/092811'],
+      ['Google\'s sign-in web view, whose settings name com.google.android.gms (isbot: "google")', 'Mozilla/5.0 (Linux; Android 13; SM-A137F Build/TP1A.220624.014; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/120.0.6099.230 Mobile Safari/537.36 OcIdWebView ({"os":"Android","osVersion":"33","app":"com.google.android.gms","appVersion":"219","style":2,"isDarkTheme":false})'],
+      ['Google Lens\'s web view (isbot: "Google")', 'Mozilla/5.0 (Linux; Android 13; SM-A137F Build/TP1A.220624.014; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/120.0.6099.230 Mobile Safari/537.36 GoogleLens/15.0.14.28.arm'],
       ['Toutiao\'s web view (isbot: "News")', 'Mozilla/5.0 (Linux; Android 9; VOG-L29 Build/HUAWEIVOG-L29; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/77.0.3865.116 Mobile Safari/537.36 JsSdk/2 NewsArticle/7.5.4'],
     ])('%s is a person', (_what, ua) => {
       expect(classifyUserAgent(ua).class).toBe('human');
@@ -249,6 +251,15 @@ describe('classifyUserAgent', () => {
       ['a Firefox whose rv: is another version', 'Mozilla/5.0 (Windows NT 6.1; Win64; x64; rv:25.0) Gecko/20100101 Firefox/29.0'],
       ['parentheses escaped for a shell', 'Mozilla/5.0 \\(Windows NT 10.0\\; Win64\\; x64\\) AppleWebKit/537.36 \\(KHTML, like Gecko\\) Chrome/100.0.4896.60 Safari/537.36'],
       ['a quote left in', "'Mozilla/5.0"],
+      ['digits glued to the Mozilla version', 'Mozilla/5.062334851 Mozilla/5.0 (Windows NT 6.3; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/68.0.3440.106 Safari/537.36'],
+      ['a timestamp for Gecko\'s build date (Faker)', 'Mozilla/5.0 (Windows NT 6.1; eo-US; rv:1.9.1.20) Gecko/4895-12-24 03:59:46.520340 Firefox/13.0'],
+      ['Opera\'s version run into its platform (Faker)', 'Opera/8.25.(Windows NT 5.1; lb-LU) Presto/2.9.172 Version/10.00'],
+      ['IE 6 with a Trident token', 'Mozilla/5.0 (compatible; MSIE 6.0; Windows NT 4.0; Trident/4.0)'],
+      ['a Trident that never shipped', 'Mozilla/5.0 (compatible; MSIE 9.0; Windows NT 6.1; Trident/5.1)'],
+      ['a WebKit template left unfilled', 'Mozilla/5.0 AppleWebKit/WebKit_version (KHTML, like Gecko)'],
+      ['a printf template left unfilled', 'Mozilla/5.0 (Linux; Android 7.1.1; Nexus 6 Build/N6F26U) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/%s Mobile Safari/537.36'],
+      ['x.x for versions', 'Mozilla/5.0 (Windows; U; Windows NT 5.1; en-US; rv:x.x.x) Gecko/20041107 Firefox/x.x'],
+      ['an encoded NUL after a browser string', 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36%00'],
     ])('fabricated: %s is a bot', (_what, ua) => {
       expect(classifyUserAgent(ua).class).toBe('bot');
     });
@@ -262,6 +273,10 @@ describe('classifyUserAgent', () => {
       ['a phone that capitalises "Like"', 'Mozilla/5.0 (Linux; Android 4.2.1; AT503 Build/JOP40D) AppleWebKit/537.36 (KHTML, Like Gecko) Chrome/30.0.1599.92 Safari/537.36'],
       ['Chrome\'s reduced version', 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36'],
       ['Cốc Cốc, whose Chrome minor is not 0', 'Mozilla/5.0 (Windows NT 6.2) AppleWebKit/537.36 (KHTML, like Gecko) coc_coc_browser/54.2.133 Chrome/48.2.2564.133 Safari/537.36'],
+      ['IE 7 in IE 8\'s compatibility view (MSIE 7.0 with Trident/4.0)', 'Mozilla/4.0 (compatible; MSIE 7.0; Windows NT 6.1; Trident/4.0; SLCC2; .NET CLR 2.0.50727)'],
+      ['IEMobile 7 on Trident 3.1', 'Mozilla/4.0 (compatible; MSIE 7.0; Windows Phone OS 7.0; Trident/3.1; IEMobile/7.0; Nokia; Lumia 800)'],
+      ['Netscape 4.76 (two decimals)', 'Mozilla/4.76 [en] (X11; U; Linux 2.4.2-2 i686)'],
+      ['Firefox 3.6 with its real build date', 'Mozilla/5.0 (Windows; U; Windows NT 6.1; en-US; rv:1.9.2.13) Gecko/20101203 Firefox/3.6.13'],
       ['an iPhone ("like Mac OS X")', 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1'],
     ])('not fabricated: %s is a person', (_what, ua) => {
       expect(classifyUserAgent(ua).class).toBe('human');

@@ -176,6 +176,9 @@ const IN_APP_BROWSERS: ReadonlyArray<readonly [name: string, pattern: RegExp]> =
   ['Google TV', /\bGoogleTV\b|\bLarge Screen Safari\b/],
   ['Google Earth', /\bGoogle Earth\/\d/],
   ['Google Toolbar', /\bGoogleToolbar \d/],
+  ['Google Lens', /\bGoogleLens\/\d/],
+  // Google Play services' account sign-in, with its settings as JSON (`"app":"com.google.android.gms"`).
+  ['Google Sign-in', /\bOcIdWebView\b/],
   ['Toutiao', /\bNewsArticle\/\d/],
 ];
 
@@ -225,15 +228,20 @@ const DEVICE_MODEL =
   /^(Mozilla\/5\.0 \(Linux; (?:U; )?(?:arm(?:_64)?; )?Android [\d.]+; (?:[a-z]{2}(?:[-_][A-Za-z]{2})?; )?)(?:(?!compatible|bot|crawl|https?:|@|-Google\/)[^;()])+(?=(?:; wv)?\) AppleWebKit\/)|(\bIEMobile\/[\d.]+; [^;()]+; )(?:(?!compatible|bot|crawl|https?:|@)[^;()])+/;
 
 /**
- * Empty, the log placeholder, control characters, or an injection attempt (`${jndi:…}`, `<script>`,
+ * Empty, the log placeholder, control characters (or an encoded NUL), or an injection attempt (`${jndi:…}`, `<script>`,
  * `' OR 1=1 --`, `$(sleep 11)`, `../../etc/passwd`): never a person, and never an agent's own claim.
  */
-const GARBAGE = /[\u0000-\u001f\u007f]|^[^A-Za-z]*$|\$\{|\$\(|<\/?script|<\?|<!--#|\balert\(|\bwaitfor delay\b|\b(?:sleep|pg_sleep|make_set|elt|concat|char|md5|eval)\(|\b(?:or|and) (?:not )?\d+=\d+|\border by \d|\/\*\*\/|\bprint\(|'\s*;|\.\.(?:[\/\\]|%2f|%5c|%25)|%252e|\/etc\/passwd|\bboot\.ini\b|WEB-INF|^file:|'\s*(?:or|and)\s|\bunion\b.*\bselect\b|;\s*--/i;
+const GARBAGE = /[\u0000-\u001f\u007f]|%00|^[^A-Za-z]*$|\$\{|\$\(|<\/?script|<\?|<!--#|\balert\(|\bwaitfor delay\b|\b(?:sleep|pg_sleep|make_set|elt|concat|char|md5|eval)\(|\b(?:or|and) (?:not )?\d+=\d+|\border by \d|\/\*\*\/|\bprint\(|'\s*;|\.\.(?:[\/\\]|%2f|%5c|%25)|%252e|\/etc\/passwd|\bboot\.ini\b|WEB-INF|^file:|'\s*(?:or|and)\s|\bunion\b.*\bselect\b|;\s*--/i;
 /**
  * A browser string no browser sent: browsers print their UA from a fixed grammar, and generators
  * that rotate or mutate browser strings break it. Asked after the agent list, so an agent that
  * copied its vendor's documented template is still that agent.
- * - a template left unfilled (`Firefox/firefoxversion`, `Mac OS X x.y`);
+ * - a template left unfilled (`Firefox/firefoxversion`, `AppleWebKit/WebKit_version`, `Chrome/%s`,
+ *   `rv:x.x`, `Mac OS X x.y`);
+ * - a version where none fits: `Mozilla/4.054101423` (Mozilla's has at most two decimals), a
+ *   timestamp for Gecko's build date (`Gecko/6265-12-24 02:02:03`), `Opera/8.25.(Windows …)`,
+ *   MSIE 5 or 6 with a Trident token (Trident came with IE 8), Trident 4.1 to 9.1 (Trident's end
+ *   in .0; IEMobile's 3.1 is real): the shapes of fake-UA generators such as Python's Faker;
  * - an operating system that never shipped: Windows NT 9.1 or 10.3, Mac OS X 8_1 (macOS numbers
  *   10 to 15, then 26);
  * - WebKit's `(KHTML, like Gecko)` mutated (`live Gecko`, `like Gecko111`), or a WebKit version
@@ -247,7 +255,8 @@ const GARBAGE = /[\u0000-\u001f\u007f]|^[^A-Za-z]*$|\$\{|\$\(|<\/?script|<\?|<!-
  */
 const FABRICATED = new RegExp(
   [
-    /\b(?:Firefox|Chrome|Safari|Gecko)\/[a-z]{4,}\b|\bMac OS X [a-z]\.[a-z]\b/,
+    /\b(?:AppleWebKit|Firefox|Chrome|Safari|Gecko)\/[a-z_]{4,}\b|\/%s\b|\b(?:rv:|Firefox\/|Chrome\/)x\.x|\bMac OS X [a-z]\.[a-z]\b/,
+    /^Mozilla\/\d\.\d{3,}|\bGecko\/\d{4}-\d\d-\d\d|^Opera\/\d+\.\d+\.\(|\bMSIE [2-6]\.\d+;[^)]*\bTrident\/|\bTrident\/[4-9]\.1\b/,
     /\bWindows NT (?!(?:3\.1|3\.51?|4\.0|5\.01?|5\.[12]|6\.[0-4]|10(?:\.0)?)(?![\d_]))\d|\bWindows NT 10\.[1-9]|\bMac OS X (?:[1-9]|1[6-9]|2[0-5])[._]\d/,
     /\(KHTML, ?l(?!ike )[a-z]{2,4} Gecko|\blike Gecko\w|\bAppleWebKit\/5(?:39|[4-9]\d)\b/,
     /\bSafari\/[\dA-F]{6}(?![\w.])|\bChrome\/\d+(?:\.\d+){4}/,
