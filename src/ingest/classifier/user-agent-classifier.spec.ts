@@ -251,6 +251,8 @@ describe('classifyUserAgent', () => {
       ['a Firefox whose rv: is another version', 'Mozilla/5.0 (Windows NT 6.1; Win64; x64; rv:25.0) Gecko/20100101 Firefox/29.0'],
       ['parentheses escaped for a shell', 'Mozilla/5.0 \\(Windows NT 10.0\\; Win64\\; x64\\) AppleWebKit/537.36 \\(KHTML, like Gecko\\) Chrome/100.0.4896.60 Safari/537.36'],
       ['a quote left in', "'Mozilla/5.0"],
+      ['a Mozilla version past 5.0', 'Mozilla/5.2 (Windows; U; Windows NT 5.2; en-EN) Gecko/20090918 Firefox/3.5.6'],
+      ['a two-digit Mozilla version', 'Mozilla/37.0.2 (compatible; MSIE 6.0; Windows NT 5.1; SV1; .NET CLR 1.1.4322)'],
       ['digits glued to the Mozilla version', 'Mozilla/5.062334851 Mozilla/5.0 (Windows NT 6.3; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/68.0.3440.106 Safari/537.36'],
       ['a timestamp for Gecko\'s build date (Faker)', 'Mozilla/5.0 (Windows NT 6.1; eo-US; rv:1.9.1.20) Gecko/4895-12-24 03:59:46.520340 Firefox/13.0'],
       ['Opera\'s version run into its platform (Faker)', 'Opera/8.25.(Windows NT 5.1; lb-LU) Presto/2.9.172 Version/10.00'],

@@ -238,7 +238,8 @@ const GARBAGE = /[\u0000-\u001f\u007f]|%00|^[^A-Za-z]*$|\$\{|\$\(|<\/?script|<\?
  * copied its vendor's documented template is still that agent.
  * - a template left unfilled (`Firefox/firefoxversion`, `AppleWebKit/WebKit_version`, `Chrome/%s`,
  *   `rv:x.x`, `Mac OS X x.y`);
- * - a version where none fits: `Mozilla/4.054101423` (Mozilla's has at most two decimals), a
+ * - a version where none fits: `Mozilla/4.054101423`, `Mozilla/5.2`, `Mozilla/37.0` (the Mozilla
+ *   token went from 0.9 to 5.0 and stopped there, with at most two decimals), a
  *   timestamp for Gecko's build date (`Gecko/6265-12-24 02:02:03`), `Opera/8.25.(Windows …)`,
  *   MSIE 5 or 6 with a Trident token (Trident came with IE 8), Trident 4.1 to 9.1 (Trident's end
  *   in .0; IEMobile's 3.1 is real): the shapes of fake-UA generators such as Python's Faker;
@@ -256,7 +257,7 @@ const GARBAGE = /[\u0000-\u001f\u007f]|%00|^[^A-Za-z]*$|\$\{|\$\(|<\/?script|<\?
 const FABRICATED = new RegExp(
   [
     /\b(?:AppleWebKit|Firefox|Chrome|Safari|Gecko)\/[a-z_]{4,}\b|\/%s\b|\b(?:rv:|Firefox\/|Chrome\/)x\.x|\bMac OS X [a-z]\.[a-z]\b/,
-    /^Mozilla\/\d\.\d{3,}|\bGecko\/\d{4}-\d\d-\d\d|^Opera\/\d+\.\d+\.\(|\bMSIE [2-6]\.\d+;[^)]*\bTrident\/|\bTrident\/[4-9]\.1\b/,
+    /^Mozilla\/(?:\d\.\d{3,}|\d{2,}\.|5\.[1-9])|\bGecko\/\d{4}-\d\d-\d\d|^Opera\/\d+\.\d+\.\(|\bMSIE [2-6]\.\d+;[^)]*\bTrident\/|\bTrident\/[4-9]\.1\b/,
     /\bWindows NT (?!(?:3\.1|3\.51?|4\.0|5\.01?|5\.[12]|6\.[0-4]|10(?:\.0)?)(?![\d_]))\d|\bWindows NT 10\.[1-9]|\bMac OS X (?:[1-9]|1[6-9]|2[0-5])[._]\d/,
     /\(KHTML, ?l(?!ike )[a-z]{2,4} Gecko|\blike Gecko\w|\bAppleWebKit\/5(?:39|[4-9]\d)\b/,
     /\bSafari\/[\dA-F]{6}(?![\w.])|\bChrome\/\d+(?:\.\d+){4}/,
