@@ -228,8 +228,9 @@ const DEVICE_MODEL =
   /^(Mozilla\/5\.0 \(Linux; (?:U; )?(?:arm(?:_64)?; )?Android [\d.]+; (?:[a-z]{2}(?:[-_][A-Za-z]{2})?; )?)(?:(?!compatible|bot|crawl|https?:|@|-Google\/)[^;()])+(?=(?:; wv)?\) AppleWebKit\/)|(\bIEMobile\/[\d.]+; [^;()]+; )(?:(?!compatible|bot|crawl|https?:|@)[^;()])+/;
 
 /**
- * Empty, the log placeholder, control characters (or an encoded NUL), or an injection attempt (`${jndi:…}`, `<script>`,
- * `' OR 1=1 --`, `$(sleep 11)`, `../../etc/passwd`): never a person, and never an agent's own claim.
+ * Empty, the log placeholder, control characters or an encoded NUL, or an injection attempt
+ * (`${jndi:…}`, `<script>`, `' OR 1=1 --`, `$(sleep 11)`, `../../etc/passwd`): never a person, and
+ * never an agent's own claim.
  */
 const GARBAGE = /[\u0000-\u001f\u007f]|%00|^[^A-Za-z]*$|\$\{|\$\(|<\/?script|<\?|<!--#|\balert\(|\bwaitfor delay\b|\b(?:sleep|pg_sleep|make_set|elt|concat|char|md5|eval)\(|\b(?:or|and) (?:not )?\d+=\d+|\border by \d|\/\*\*\/|\bprint\(|'\s*;|\.\.(?:[\/\\]|%2f|%5c|%25)|%252e|\/etc\/passwd|\bboot\.ini\b|WEB-INF|^file:|'\s*(?:or|and)\s|\bunion\b.*\bselect\b|;\s*--/i;
 /**
@@ -238,11 +239,12 @@ const GARBAGE = /[\u0000-\u001f\u007f]|%00|^[^A-Za-z]*$|\$\{|\$\(|<\/?script|<\?
  * copied its vendor's documented template is still that agent.
  * - a template left unfilled (`Firefox/firefoxversion`, `AppleWebKit/WebKit_version`, `Chrome/%s`,
  *   `rv:x.x`, `Mac OS X x.y`);
- * - a version where none fits: `Mozilla/4.054101423`, `Mozilla/5.2`, `Mozilla/37.0` (the Mozilla
- *   token went from 0.9 to 5.0 and stopped there, with at most two decimals), a
- *   timestamp for Gecko's build date (`Gecko/6265-12-24 02:02:03`), `Opera/8.25.(Windows …)`,
- *   MSIE 5 or 6 with a Trident token (Trident came with IE 8), Trident 4.1 to 9.1 (Trident's end
- *   in .0; IEMobile's 3.1 is real): the shapes of fake-UA generators such as Python's Faker;
+ * - a version where none fits, the shapes of fake-UA generators such as Python's Faker:
+ *   `Mozilla/4.054101423`, `Mozilla/5.2`, `Mozilla/37.0` (the Mozilla token went from 0.9 to 5.0
+ *   and stopped there, with at most two decimals); a timestamp for Gecko's build date
+ *   (`Gecko/6265-12-24 02:02:03`); `Opera/8.25.(Windows …)`; MSIE 5 or 6 with a Trident token
+ *   (Trident came with IE 8); Trident 4.1 to 9.1 (Trident versions end in .0; IEMobile's 3.1 is
+ *   real);
  * - an operating system that never shipped: Windows NT 9.1 or 10.3, Mac OS X 8_1 (macOS numbers
  *   10 to 15, then 26);
  * - WebKit's `(KHTML, like Gecko)` mutated (`live Gecko`, `like Gecko111`), or a WebKit version
