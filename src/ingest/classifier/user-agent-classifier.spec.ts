@@ -208,6 +208,8 @@ describe('classifyUserAgent', () => {
       ['Google TV (isbot: "Google")', 'Mozilla/5.0 (X11; Linux i686) AppleWebKit/534.24 (KHTML, like Gecko) Chrome/11.0.696.77 Large Screen Safari/534.24 GoogleTV/092811'],
       ['Google\'s sign-in web view, whose settings name com.google.android.gms (isbot: "google")', 'Mozilla/5.0 (Linux; Android 13; SM-A137F Build/TP1A.220624.014; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/120.0.6099.230 Mobile Safari/537.36 OcIdWebView ({"os":"Android","osVersion":"33","app":"com.google.android.gms","appVersion":"219","style":2,"isDarkTheme":false})'],
       ['Google Lens\'s web view (isbot: "Google")', 'Mozilla/5.0 (Linux; Android 13; SM-A137F Build/TP1A.220624.014; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/120.0.6099.230 Mobile Safari/537.36 GoogleLens/15.0.14.28.arm'],
+      ['a news app\'s web view that signs with its name (isbot: "_news")', 'Mozilla/5.0 (Linux; Android 14; SM-A546E Build/UP1A.231005.007; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/140.0.7339.207 Mobile Safari/537.36 open_news open_news_u_s/6572'],
+      ['Sogou\'s search app\'s web view (isbot: "Sogou")', 'Mozilla/5.0 (Linux; Android 8.1.0; V1818A Build/OPM1.171019.026; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/62.0.3202.84 Mobile Safari/537.36 SogouSearch Android1.0 version3.0 AppVersion/6002 NoHead'],
       ['Toutiao\'s web view (isbot: "News")', 'Mozilla/5.0 (Linux; Android 9; VOG-L29 Build/HUAWEIVOG-L29; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/77.0.3865.116 Mobile Safari/537.36 JsSdk/2 NewsArticle/7.5.4'],
     ])('%s is a person', (_what, ua) => {
       expect(classifyUserAgent(ua).class).toBe('human');
@@ -261,6 +263,13 @@ describe('classifyUserAgent', () => {
       ['a WebKit template left unfilled', 'Mozilla/5.0 AppleWebKit/WebKit_version (KHTML, like Gecko)'],
       ['a printf template left unfilled', 'Mozilla/5.0 (Linux; Android 7.1.1; Nexus 6 Build/N6F26U) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/%s Mobile Safari/537.36'],
       ['x.x for versions', 'Mozilla/5.0 (Windows; U; Windows NT 5.1; en-US; rv:x.x.x) Gecko/20041107 Firefox/x.x'],
+      ['Faker\'s Chrome: a Chrome 55 with a build of Chrome 13 to 15', 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/531.2 (KHTML, like Gecko) Chrome/55.0.872.0 Safari/531.2'],
+      ['Firefox where WebKit\'s browser stands', 'Mozilla/5.0 (Windows NT 6.3; x86) AppleWebKit/537.36 (KHTML, like Gecko) Firefox/76.0.0.0 Safari/537.36'],
+      ['Opera/ where WebKit\'s browser stands', 'Mozilla/5.0 (Windows NT 10.0; x64) AppleWebKit/537.36 (KHTML, like Gecko) Opera/70.0.0.0 Safari/537.36'],
+      ['a Safari token zeroed like a reduced Chrome', 'Mozilla/5.0 (Windows NT 10.0; x86) AppleWebKit/537.36 (KHTML, like Gecko) Safari/15.0.0.0 Safari/537.36'],
+      ['an EdgeHTML token zeroed like a reduced Chrome', 'Mozilla/5.0 (Windows NT 6.2; x86) AppleWebKit/537.36 (KHTML, like Gecko) Edge/96.0.0.0 Safari/537.36'],
+      ['rv: in a Mac Safari string (Faker)', 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_10_4 rv:3.0; mai-IN) AppleWebKit/535.10.4 (KHTML, like Gecko) Version/5.0.1 Safari/535.10.4'],
+      ['Safari on Windows 98', 'Mozilla/5.0 (Windows; U; Windows 98; Win 9x 4.90) AppleWebKit/535.47.3 (KHTML, like Gecko) Version/4.0 Safari/535.47.3'],
       ['an encoded NUL after a browser string', 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36%00'],
     ])('fabricated: %s is a bot', (_what, ua) => {
       expect(classifyUserAgent(ua).class).toBe('bot');
@@ -275,6 +284,11 @@ describe('classifyUserAgent', () => {
       ['a phone that capitalises "Like"', 'Mozilla/5.0 (Linux; Android 4.2.1; AT503 Build/JOP40D) AppleWebKit/537.36 (KHTML, Like Gecko) Chrome/30.0.1599.92 Safari/537.36'],
       ['Chrome\'s reduced version', 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36'],
       ['Cốc Cốc, whose Chrome minor is not 0', 'Mozilla/5.0 (Windows NT 6.2) AppleWebKit/537.36 (KHTML, like Gecko) coc_coc_browser/54.2.133 Chrome/48.2.2564.133 Safari/537.36'],
+      ['Chrome 14\'s dev build (a build of 800 to 899 ending in .0)', 'Mozilla/5.0 (Windows NT 6.1) AppleWebKit/535.1 (KHTML, like Gecko) Chrome/14.0.835.0 Safari/535.1'],
+      ['Chromium Edge (Edg/, reduced)', 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 Edg/120.0.0.0'],
+      ['EdgeHTML on an Xbox', 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; Xbox; Xbox One) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/70.0.3538.102 Safari/537.36 Edge/18.19041'],
+      ['Safari 5 for Windows on XP', 'Mozilla/5.0 (Windows; U; Windows NT 5.1; en-US) AppleWebKit/534.57.2 (KHTML, like Gecko) Version/5.1.7 Safari/534.57.2'],
+      ['Firefox for iOS (FxiOS on WebKit)', 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) FxiOS/127.0 Mobile/15E148 Safari/605.1.15'],
       ['IE 7 in IE 8\'s compatibility view (MSIE 7.0 with Trident/4.0)', 'Mozilla/4.0 (compatible; MSIE 7.0; Windows NT 6.1; Trident/4.0; SLCC2; .NET CLR 2.0.50727)'],
       ['IEMobile 7 on Trident 3.1', 'Mozilla/4.0 (compatible; MSIE 7.0; Windows Phone OS 7.0; Trident/3.1; IEMobile/7.0; Nokia; Lumia 800)'],
       ['Netscape 4.76 (two decimals)', 'Mozilla/4.76 [en] (X11; U; Linux 2.4.2-2 i686)'],
@@ -287,6 +301,12 @@ describe('classifyUserAgent', () => {
     it('a fabricated browser string does not hide an agent\'s own claim', () => {
       const ua = 'Mozilla/5.0 (Windows NT 9.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot) Chrome/chromeversion';
       expect(classifyUserAgent(ua)).toMatchObject({ class: 'ai', aiAgent: 'GPTBot', aiOperator: 'OpenAI' });
+    });
+
+    it('a crawler that signs an Android web view string stays a bot', () => {
+      const ua = 'Mozilla/5.0 (Linux; Android 10; K; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/120.0.0.0 Mobile Safari/537.36 (compatible; Google-Read-Aloud; +https://support.google.com/webmasters/answer/1061943)';
+      expect(classifyUserAgent(ua).class).toBe('bot');
+      expect(classifyUserAgent('Mozilla/5.0 (Linux; Android 10; K; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/120.0.0.0 Mobile Safari/537.36 python-requests/2.31').class).toBe('bot');
     });
 
     it('a crawler imitating a feature phone stays a bot', () => {

@@ -228,6 +228,14 @@ const DEVICE_MODEL =
   /^(Mozilla\/5\.0 \(Linux; (?:U; )?(?:arm(?:_64)?; )?Android [\d.]+; (?:[a-z]{2}(?:[-_][A-Za-z]{2})?; )?)(?:(?!compatible|bot|crawl|https?:|@|-Google\/)[^;()])+(?=(?:; wv)?\) AppleWebKit\/)|(\bIEMobile\/[\d.]+; [^;()]+; )(?:(?!compatible|bot|crawl|https?:|@)[^;()])+/;
 
 /**
+ * What an app appends to Android's web view UA (`… Mobile Safari/537.36 open_news …`,
+ * `… SogouSearch Android1.0 …`): its own name, which bot lists may contain (`_news`, "Sogou"), so
+ * isbot is asked about the UA without it, unless it says compatible, bot, crawl or a URL.
+ */
+const WEBVIEW_APP =
+  /(; wv\) AppleWebKit\/[\d.]+ \(KHTML, like Gecko\) Version\/4\.0 Chrome\/[\d.]+ (?:Mobile )?Safari\/[\d.]+) (?![^]*(?:compatible|bot\b|crawl|spider|-agent\b|https?:\/\/))[^]+$/i;
+
+/**
  * Empty, the log placeholder, control characters or an encoded NUL, or an injection attempt
  * (`${jndi:…}`, `<script>`, `' OR 1=1 --`, `$(sleep 11)`, `../../etc/passwd`): never a person, and
  * never an agent's own claim.
@@ -254,7 +262,13 @@ const GARBAGE = /[\u0000-\u001f\u007f]|%00|^[^A-Za-z]*$|\$\{|\$\(|<\/?script|<\?
  * - a desktop Firefox whose `rv:` is not its version (`rv:25.0) Gecko/20100101 Firefox/29.0`),
  *   except Firefox 4's `rv:2.0` (`2.0.1`) and the `rv:109.0` that Firefox 110 to 119 froze;
  * - punctuation escaped for a shell (`\(Windows NT 10.0\; Win64\)`) or a leading quote: a script's
- *   quoting left in the header.
+ *   quoting left in the header;
+ * - a browser named where its engine never stood: a Chrome 17 or later with a build of 800 to 899
+ *   ending in .0 (those builds were Chrome 13 to 15; Faker's template), Firefox or `Opera/` right
+ *   after WebKit's `(KHTML, like Gecko)` (Firefox runs Gecko, and Opera on Blink says `OPR/`),
+ *   `Safari/15.0.0.0` or `Edge/85.0.0.0` (Safari's token is WebKit's build, EdgeHTML's is
+ *   `Edge/18.17763`), `rv:` in a Mac Safari string, Safari on Windows 95, 98, CE or NT 4.0 (Safari
+ *   for Windows needed XP).
  */
 const FABRICATED = new RegExp(
   [
@@ -265,6 +279,7 @@ const FABRICATED = new RegExp(
     /\bSafari\/[\dA-F]{6}(?![\w.])|\bChrome\/\d+(?:\.\d+){4}/,
     /\brv:(?!109\.|2\.0(?!\d))(?<rv>\d+)\.[\d.]*\) Gecko\/20100101 Firefox\/(?!\k<rv>(?!\d))\d/,
     /\\[();]|^['"]/,
+    /\bChrome\/(?:1[7-9]|[2-9]\d)\.0\.8\d\d\.0 |AppleWebKit\/[\d.]+ \(KHTML, like Gecko\) (?:Firefox|Opera)\/|\b(?:Safari|Edge)\/\d+\.0\.0\.0\b|\bMac OS X 10_\d+(?:_\d+)? rv:\d|\bWindows (?:95|98|CE|NT 4\.0)[^)]*\) AppleWebKit\/[\d.]+ \(KHTML, like Gecko\) Version\/[\d.]+ Safari\//,
   ]
     .map((group) => group.source)
     .join('|'),
@@ -378,7 +393,7 @@ function classify(userAgent: string): Classification {
   // ua-parser-js 1.x has no crawler detection, so isbot, the automation lists and the shapes no
   // browser sends decide here; automation is then asked whether it says it is AI.
   const automation =
-    isbot(userAgent.replace(DEVICE_MODEL, '$1$2Phone')) ||
+    isbot(userAgent.replace(DEVICE_MODEL, '$1$2Phone').replace(WEBVIEW_APP, '$1')) ||
     AUTOMATION.test(userAgent) ||
     FABRICATED.test(userAgent) ||
     NOT_A_BROWSER.test(userAgent);
