@@ -93,22 +93,29 @@ export const uaParserAlone: Predict = (ua) => {
 
 const isSearchCrawler = (row: CorpusRow): boolean => row.class === 'bot' && /search-engine/.test(row.kind);
 
+type Confusion = Report['confusion'];
+const emptyConfusion = (): Confusion => Object.fromEntries(CLASSES.map((l) => [l, Object.fromEntries(CLASSES.map((p) => [p, 0]))])) as Confusion;
+const sum = (m: Confusion, cell: (label: HitClass, predicted: HitClass) => boolean): number =>
+  CLASSES.reduce((n, l) => n + CLASSES.reduce((k, p) => k + (cell(l, p) ? m[l][p] : 0), 0), 0);
+const accuracyOf = (m: Confusion): number => sum(m, (l, p) => l === p) / sum(m, () => true);
+const aiRecallOf = (m: Confusion): number => {
+  const aiRows = sum(m, (l) => l === 'ai');
+  return aiRows ? m.ai.ai / aiRows : 0;
+};
+
 export function evaluate(name: string, rows: readonly CorpusRow[], predict: Predict): Report {
-  const confusion = Object.fromEntries(CLASSES.map((l) => [l, Object.fromEntries(CLASSES.map((p) => [p, 0]))])) as Report['confusion'];
+  const confusion = emptyConfusion();
+  // The same matrix with each row counted once per visitor, where rows come from an access log.
+  const byVisitor = emptyConfusion();
   const categories = Object.fromEntries(CATEGORIES.map((c) => [c, { rows: 0, asAi: 0, sameCategory: 0 }])) as Report['categories'];
   const operators = { rows: 0, same: 0, distinct: new Set<string>() };
   const misses: Miss[] = [];
   let browsersAsAi = 0;
   let searchCrawlersAsAi = 0;
-  const weighted = { visitors: 0, correct: 0, aiVisitors: 0, aiCorrect: 0 };
   for (const row of rows) {
     const p = predict(row.ua);
     confusion[row.class][p.class] += 1;
-    const visitors = row.visitors ?? 0;
-    weighted.visitors += visitors;
-    if (p.class === row.class) weighted.correct += visitors;
-    if (row.class === 'ai') weighted.aiVisitors += visitors;
-    if (row.class === 'ai' && p.class === 'ai') weighted.aiCorrect += visitors;
+    byVisitor[row.class][p.class] += row.visitors ?? 0;
     if (p.class !== row.class) misses.push({ row, predicted: p.class, detail: p.agent ? `${p.agent} (${p.category}, ${p.operator})` : '' });
     if (row.class === 'human' && p.class === 'ai') browsersAsAi += 1;
     if (isSearchCrawler(row) && p.class === 'ai') searchCrawlersAsAi += 1;
@@ -123,28 +130,22 @@ export function evaluate(name: string, rows: readonly CorpusRow[], predict: Pred
     }
   }
   const total = rows.length;
-  const correct = CLASSES.reduce((n, c) => n + confusion[c][c], 0);
-  const aiRows = CLASSES.reduce((n, c) => n + confusion.ai[c], 0);
-  const aiPredicted = CLASSES.reduce((n, c) => n + confusion[c].ai, 0);
+  const aiPredicted = sum(confusion, (_l, p) => p === 'ai');
+  const visitors = sum(byVisitor, () => true);
   return {
     name,
     rows: total,
     confusion,
-    accuracy: correct / total,
-    humanVsAutomation: (confusion.human.human + confusion.ai.ai + confusion.ai.bot + confusion.bot.ai + confusion.bot.bot) / total,
-    aiRecall: aiRows ? confusion.ai.ai / aiRows : 0,
+    accuracy: accuracyOf(confusion),
+    humanVsAutomation: sum(confusion, (l, p) => (l === 'human') === (p === 'human')) / total,
+    aiRecall: aiRecallOf(confusion),
     aiPrecision: aiPredicted ? confusion.ai.ai / aiPredicted : 0,
     categories,
     operators: { rows: operators.rows, same: operators.same, distinct: operators.distinct.size },
     browsersAsAi,
     searchCrawlersAsAi,
-    byVisitors: weighted.visitors
-      ? {
-          visitors: weighted.visitors,
-          accuracy: weighted.correct / weighted.visitors,
-          aiVisitors: weighted.aiVisitors,
-          aiRecall: weighted.aiVisitors ? weighted.aiCorrect / weighted.aiVisitors : 0,
-        }
+    byVisitors: visitors
+      ? { visitors, accuracy: accuracyOf(byVisitor), aiVisitors: sum(byVisitor, (l) => l === 'ai'), aiRecall: aiRecallOf(byVisitor) }
       : undefined,
     misses,
   };
