@@ -94,8 +94,8 @@ const HOMOGLYPH = /[A-Za-z][\u0370-\u03ff\u0400-\u04ff]|[\u0370-\u03ff\u0400-\u0
  *   model", "machine learning", "artificial intelligence", "training data", "dataset";
  * - an AI operator's domain in its URL or e-mail address: a curated list naming the operator, then
  *   any `.ai` host. With the registry emptied, the `.ai` host alone found 11 of the corpus's 157 AI
- *   rows against 3 of its 2,000 bots (2026-11-23) (a search engine, an SEO tool and an AI lab's crawler the
- *   corpus calls a bot): worth it for agents no list names yet.
+ *   rows against 3 of its 2,000 bots on 2026-11-23 (a search engine, an SEO tool and an AI lab's
+ *   crawler the corpus calls a bot): worth it for agents no list names yet.
  * A sender that says it is a link preview, monitor, scanner, SEO tool or search engine stays a bot
  * (policy §1), whatever AI its site sells.
  */
@@ -232,8 +232,10 @@ const DEVICE_MODEL =
  * `… SogouSearch Android1.0 …`): its own name, which bot lists may contain (`_news`, "Sogou"), so
  * isbot is asked about the UA without it, unless it says compatible, bot, crawl or a URL.
  */
-const WEBVIEW_APP =
-  /(; wv\) AppleWebKit\/[\d.]+ \(KHTML, like Gecko\) Version\/4\.0 Chrome\/[\d.]+ (?:Mobile )?Safari\/[\d.]+) (?![^]*(?:compatible|bot\b|crawl|spider|-agent\b|https?:\/\/))[^]+$/i;
+const WEBVIEW_APP = new RegExp(
+  `${/(; wv\) AppleWebKit\/[\d.]+ \(KHTML, like Gecko\) Version\/4\.0 Chrome\/[\d.]+ (?:Mobile )?Safari\/[\d.]+) /.source}(?![^]*(?:compatible|${BOT_EVIDENCE.source}))[^]+$`,
+  'i',
+);
 
 /**
  * Empty, the log placeholder, control characters or an encoded NUL, or an injection attempt
