@@ -270,14 +270,15 @@ const GARBAGE = /[\u0000-\u001f\u007f]|%00|^[^A-Za-z]*$|\$\{|\$\(|<\/?script|<\?
  *   after WebKit's `(KHTML, like Gecko)` (Firefox runs Gecko, and Opera on Blink says `OPR/`),
  *   `Safari/15.0.0.0` or `Edge/85.0.0.0` (Safari's token is WebKit's build, EdgeHTML's is
  *   `Edge/18.17763`), `rv:` in a Mac Safari string, Safari on Windows 95, 98, CE or NT 4.0 (Safari
- *   for Windows needed XP).
+ *   for Windows needed XP);
  * - a field a browser froze, printed unfrozen: Chrome's reduced UA (`Chrome/110.0.0.0` and later)
  *   names only `Windows NT 10.0; Win64; x64`, `Macintosh; Intel Mac OS X 10_15_7`,
  *   `X11; Linux x86_64` or `X11; CrOS …` (Google's User-Agent Reduction); Chrome 100+, Safari and
  *   Firefox 87+ never print a macOS above 10.15, and Firefox writes it with dots (`10.15`);
  * - Firefox without its `rv:`, with a bare `Firefox/115` or a minor it never prints
- *   (`Firefox/140.3`: desktop Firefox 20+ prints `N.0`; Waterfox Classic's three-part `56.2.6` is its own), a capital `Rv:`, or an empty `Gecko/ `
- *   date; MSIE 8 to 10 without the Trident token they all sent; MSIE 5 or 6 with `Mozilla/5.0`;
+ *   (`Firefox/140.3`: desktop Firefox 20+ prints `N.0`; Waterfox Classic's three-part `56.2.6` is
+ *   its own), a capital `Rv:`, or an empty `Gecko/ ` date; MSIE 8 to 10 without the Trident token
+ *   they all sent; MSIE 5 or 6 with `Mozilla/5.0`;
  * - broken punctuation in a desktop browser string: a distribution or two capitals where Chrome
  *   prints `X11` (`(Fedora; Linux x86_64)`, `(ZZ; Linux i686)`), commas for semicolons in the
  *   platform tuple, a missing space or parenthesis (`Mozilla/5.0(Windows`, `x64)AppleWebKit`),
@@ -299,7 +300,7 @@ const FABRICATED = new RegExp(
     /\(Macintosh; Intel Mac OS X (?:1[1-9]|2\d)[_\d]*\) AppleWebKit\/(?:537\.36 \(KHTML, like Gecko\) Chrome\/[1-9]\d\d\.[\d.]+ Safari\/537\.36|[\d.]+ \(KHTML, like Gecko\)(?: Version\/[\d.]+)?(?: Mobile\/\w+)? Safari\/[\d.]+)$|\bMac OS X (?:1[1-9]|2\d)[._\d]*; rv:(?:8[7-9]|9\d|[1-9]\d\d)\.\d\) Gecko\/20100101 Firefox\/|\bMac OS X \d+_\d+[^)]*; rv:[\d.]+\) Gecko\/\d+ Firefox\//,
     /^Mozilla\/5\.0 \((?:Windows|Macintosh|X11)(?![^)]*\brv:)[^)]*\) Gecko\/20100101 Firefox\/|\) Gecko\/20100101 Firefox\/(?:\d+(?![.\d])|(?:[2-9]\d|\d{3})\.[1-9]\d*$)|\bGecko\/ |\bMSIE (?:8|9|10)\.0;(?![^)]*\b(?:Trident|SE \d))|^Mozilla\/5\.0 \(compatible; MSIE [56]\.\d+;(?!.*\bOpera\b)/,
     /^Mozilla\/\d\.\d \((?:compatible|Windows|Macintosh|X11|Linux),|\(Macintosh,/,
-    /^Mozilla\/5\.0(?:\(| \()(?:Windows NT|Macintosh|X11)[^)]*(?:\)(?:AppleWebKit|Gecko)\/|\b(?:AppleWebKit|Gecko)\/)|^Mozilla\/5\.0\((?:Windows|Macintosh|X11)|^Mozilla\/5\.0 \([^)]*\) AppleWebKit\/[\d.]+ (?:Chrome|Safari)\//,
+    /^Mozilla\/5\.0\((?:Windows|Macintosh|X11)|^Mozilla\/5\.0 \((?:Windows NT|Macintosh|X11)[^)]*(?:\)(?:AppleWebKit|Gecko)\/|\b(?:AppleWebKit|Gecko)\/)|^Mozilla\/5\.0 \([^)]*\) AppleWebKit\/[\d.]+ (?:Chrome|Safari)\//,
     /^Mozilla\/5\.0 \((?:Windows NT|Macintosh|X11)[^)]*\) AppleWebKit\/537\.36 \(KHTML, like Gecko\) (?:Chrome\/[\d.]+ Safari\/537\.3$|Chrome\/[\d.]+ Safari\/537\.36[\/,]|.*\/\d[\d.]*\.$)|\)' |\(\(/,
     /^Mozlila\/|\bMoblie Safari\b|\bBulid\/|\bSaari\//,
   ]
