@@ -300,6 +300,23 @@ describe('classifyUserAgent', () => {
       ['an EdgeHTML version in hex', 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/52.0.2743.116 Safari/537.36 Edge/D3117A87'],
       ['a doubled parenthesis', 'Mozilla/5.0 ((Windows; U; Windows NT 6.1; fr; rv:1.9.2) Gecko/20100115 Firefox/3.6)'],
       ['misspelled tokens', 'Mozlila/5.0 (Linux; Android 7.0; SM-G892A Bulid/NRD90M; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/60.0.3112.107 Moblie Safari/537.36'],
+      ['an MSIE version IE never had (10.6)', 'Mozilla/5.0 (compatible; MSIE 10.6; Windows NT 6.1; Trident/5.0; InfoPath.2)'],
+      ['an MSIE token on IE 11, which sends none', 'Mozilla/5.0 (MSIE 11.0; Windows NT 6.1; WOW64; Trident/7.0; rv:11.0) like Gecko'],
+      ['IE 11 calling itself "IE 11.0"', 'Mozilla/5.0 (compatible; IE 11.0; Win32; Trident/7.0)'],
+      ['IE 7 on a Windows named by its marketing name', 'Mozilla/4.0 (compatible; MSIE 7.0; Windows XP)'],
+      ['an IE tuple with no platform', 'Mozilla/4.0 (compatible; MSIE 7.0;)'],
+      ['two MSIE versions side by side', 'Mozilla/5.0 (compatible; MSIE 8.0; MSIE 9.0; Windows NT 6.1; Trident/5.0)'],
+      ['Mozilla/4.0 on a WebKit Chrome', 'Mozilla/4.0 (Windows NT 6.1) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/30.0.1599.101 Safari/537.36'],
+      ['Mozilla/4.0 with a Gecko rv:', 'Mozilla/4.0 (Windows; U; Windows NT 5.1; en-US; rv:1.9.0.11)'],
+      ['a string cut off inside its platform tuple', 'Mozilla/5.0 (Windows; U; Windows NT 6.1; de; rv:1.9.2.3'],
+      ['the parentheses stripped', 'Mozilla/5.0 Windows NT 6.1 AppleWebKit/537.36 KHTML, like Gecko Chrome/35.0.1916.153 Safari/537.36'],
+      ['Mozilla/5.0/ run into a product', 'Mozilla/5.0/Chrome/30.0.1599.101 (Windows NT 6.1)'],
+      ['MSIE run into its version', 'Mozilla/4.0(compatible;MSIE7.0;Windows NT 5.1)'],
+      ['a second UA run on after a complete one', 'Mozilla/5.0 (Windows NT 6.1; WOW64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/40.0.2214.115 Safari/537.36 Mozilla/5.0 (Windows NT 6.1; WOW64; rv:35.0) Gecko/20100101 Firefox/35.0'],
+      ['a Python list\'s quotes left between two strings', "Opera/9.80 (Windows NT 6.1) Presto/2.12.388 Version/12.16', 'Mozilla/5.0 (X11; Linux x86_64; rv:30.0) Gecko/20100101 Firefox/30.0"],
+      ['a trailing quote', "Mozilla/5.0 (Windows NT 6.1; WOW64; rv:40.0) Gecko/20100101 Firefox/40.0'"],
+      ['a template placeholder for the version', 'Mozilla/5.0 (Windows NT 6.1) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/0.A.B.C Safari/537.36'],
+      ['a template placeholder for the build', 'Mozilla/5.0 (Linux; Android 5.0; Nexus 6 Build/_BuildID_) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/37.0.0.0 Mobile Safari/537.36'],
     ])('fabricated: %s is a bot', (_what, ua) => {
       expect(classifyUserAgent(ua).class).toBe('bot');
     });
@@ -336,6 +353,14 @@ describe('classifyUserAgent', () => {
       ['IE 9 with its Trident', 'Mozilla/5.0 (compatible; MSIE 9.0; Windows NT 6.1; WOW64; Trident/5.0)'],
       ['Firefox on Ubuntu (X11 first)', 'Mozilla/5.0 (X11; Ubuntu; Linux x86_64; rv:109.0) Gecko/20100101 Firefox/115.0'],
       ['Firefox 3.6 (two-part, before Firefox 4)', 'Mozilla/5.0 (Windows; U; Windows NT 5.1; en-US; rv:1.9.2) Gecko/20100115 Firefox/3.6'],
+      ['IE 8 with Google Chrome Frame', 'Mozilla/4.0 (compatible; MSIE 8.0; Windows NT 6.1; Trident/4.0; chromeframe/32.0.1700.107; SLCC2; .NET CLR 2.0.50727)'],
+      ['IE 11 in compatibility view with the Get Windows 10 token', 'Mozilla/4.0 (compatible; MSIE 7.0; Windows NT 6.3; WOW64; Trident/7.0; .NET4.0E; .NET4.0C; GWX:DOWNLOADED)'],
+      ['MSN\'s build of IE 9', 'Mozilla/5.0 (compatible; MSIE 9.0; Windows NT 6.1; Trident/5.0; MSN OptimizedIE8;ENUS)'],
+      ['Firefox with FirePHP', 'Mozilla/5.0 (Windows; U; Windows NT 6.1; en-US; rv:1.9.2.3) Gecko/20100401 Firefox/3.6.3 FirePHP/0.4'],
+      ['Firefox with QQ\'s download manager', 'Mozilla/5.0 (Windows; U; Windows NT 6.1; zh-CN; rv:1.9.2.8) Gecko/20100722 Firefox/3.6.8 QQDownload/1.7'],
+      ['360 Secure Browser on IE 8\'s engine calling itself MSIE 6', 'Mozilla/4.0 (compatible; MSIE 6.0; Windows NT 5.1; Trident/4.0; .NET CLR 2.0.50727; 360SE)'],
+      ['360 Secure Browser calling itself MSIE 8 without Trident', 'Mozilla/4.0 (compatible; MSIE 8.0; Windows NT 5.1; SV1; 360SE)'],
+      ['an app\'s name before a complete web view UA (TV Bro)', 'TV Bro/1.0 Mozilla/5.0 (Linux; Android 9; MiTV-AESP0 Build/PI; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/90.0.4430.91 Safari/537.36'],
     ])('not fabricated: %s is a person', (_what, ua) => {
       expect(classifyUserAgent(ua).class).toBe('human');
     });

@@ -201,7 +201,11 @@ const BOT_EVIDENCE = /bot\b|crawl|spider|-agent\b|https?:\/\//i;
  *   (`aws-sdk-go/1.4`, `aws-cli/1.14`): a browser-shaped UA may carry "SDK" in a device name (the
  *   Android emulator's "Android SDK built for x86");
  * - package managers and developer CLIs (`pip/`, `kubectl/`, `docker/`, `Gradle/`);
- * - screenshot, thumbnail, uptime, probe and cache-warming services, link resolvers, scanners;
+ * - screenshot, thumbnail, uptime, probe and cache-warming services, link resolvers, scanners,
+ *   monitors, PDF renderers, load testers and web automation that sign a borrowed browser string
+ *   (`WhiteHat Security`, `iOpus-Web-Automation`, `…Monitoring`, `ExpertPdf/9.4`, `WebLoad/1.4`),
+ *   Ruby's client, and Apple's system daemons (`securityd (unknown version) CFNetwork/…`,
+ *   `iOS/8.1 (12B411) dataaccessd/1.0`);
  * - a browser UA that ends by naming its sender in `(compatible; Name)`, the way crawlers sign a
  *   borrowed browser UA.
  */
@@ -210,7 +214,8 @@ const AUTOMATION = new RegExp(
     /headless|phantomjs|puppeteer|playwright|selenium|webdriver|htmlunit|slimerjs|jsdom\/|\bnightmare\b|lighthouse|gtmetrix|\bYLT\b|browserless|\bAppium\b|\bMobitest\b|Zombie\.js/,
     /python-(?:requests|urllib|httpx)|\bcurl\/|\bwget\b|go-http-client|node-fetch|\baxios\/|\bokhttp\/|\bjava\/|libwww-perl|\bscrapy\b|\bdart:io\b|\bundici\b|PowerShell\/|OpenAPI-Generator\/|Swagger-Codegen\/|ReactorNetty|^(?!Mozilla\/).*(?<![a-z])(?:sdk|cli)(?![a-z])/,
     /\b(?:pip|CPython|conda|rubygems|Bundler|kubectl|docker|Gradle|Maven|twine|ureq|Siege|WhatWeb|Mikrotik|htdig|helm|Nikto|ZAP)\/|\bNuGet\b|gitlab-(?:runner|kas)|Docker-Client\//,
-    /screenshot|webthumb|thumbnail|wkhtmlto|websnapr|uptime|\bmonitoring\b|\bprobe\b|kube-probe|\bPreload\b|link-resolver|Echoping\/|Siteimprove|acunetix|burpsuite|qualys/,
+    /screenshot|webthumb|thumbnail|wkhtmlto|websnapr|uptime|monitoring\b|\bprobe\b|kube-probe|\bPreload\b|link-resolver|Echoping\/|Siteimprove|acunetix|burpsuite|qualys|\bWhiteHat\b|\bSiteScope\b|\bip-label\b|\bEvaliant\b|\bMovableInk\b|\bSpamBayes\/|\bSiteCon\)/,
+    /\bweb-automation\b|\bWebLoad\/|pdf\/\d|\bruby \d|^[a-z]+d \(unknown version\) CFNetwork\/|^iOS\/[\d.]+ \(\w+\) [a-z]+d\//,
     /\b(?:Safari|Chrome|Firefox)\/[\d.]+ [^(]*\(compatible; ?[A-Za-z]/,
   ]
     .map((group) => group.source)
@@ -236,6 +241,14 @@ const WEBVIEW_APP = new RegExp(
   `${/(; wv\) AppleWebKit\/[\d.]+ \(KHTML, like Gecko\) Version\/4\.0 Chrome\/[\d.]+ (?:Mobile )?Safari\/[\d.]+) /.source}(?![^]*(?:compatible|${BOT_EVIDENCE.source}))[^]+$`,
   'i',
 );
+
+/**
+ * Add-ons that wrote themselves into Internet Explorer's or Firefox's UA (Google Chrome Frame, the
+ * Get Windows 10 offer, MSN's IE8 build, QQ's download manager, FirePHP, WebMoney Advisor): the
+ * person's browser still sent it, but bot lists match `download`, `optimize`, `advisor`, so isbot is
+ * asked about the UA without them.
+ */
+const BROWSER_ADDON = /\b(?:chromeframe\/[\d.]+|GWX:[A-Z]+|MSN Optimized\w*|WebMoney Advisor|QQDownload[ \/][\d.]+|FirePHP\/[\d.]+)/gi;
 
 /**
  * Empty, the log placeholder, control characters or an encoded NUL, or an injection attempt
@@ -284,12 +297,22 @@ const GARBAGE = /[\u0000-\u001f\u007f]|%00|^[^A-Za-z]*$|\$\{|\$\(|<\/?script|<\?
  *   platform tuple, a missing space or parenthesis (`Mozilla/5.0(Windows`, `x64)AppleWebKit`),
  *   WebKit without `(KHTML, like Gecko)`, `Safari/537.3` or text after Chrome's `Safari/537.36`,
  *   a version cut off after its dot, an EdgeHTML version in hex, a doubled `((` or a stray quote,
- *   and misspelled tokens (`Mozlila`, `Bulid`, `Moblie`).
+ *   and misspelled tokens (`Mozlila`, `Bulid`, `Moblie`);
+ * - Internet Explorer as it never wrote itself: an MSIE version it never had (`MSIE 10.6`,
+ *   `MSIE 7.1`, any `MSIE 11`), `IE 11.0` without the MSIE, IE 7 to 10 on a Windows named by its
+ *   marketing name (`Windows XP`, `Windows 2000`: IE writes `Windows NT 5.1`) or on bare `Windows`,
+ *   an empty platform (`MSIE 7.0;)`), two MSIE versions side by side; 360 Secure Browser, which
+ *   runs IE's engine under an older MSIE version, is exempt from the Trident checks;
+ * - a string taken apart or run together: `Mozilla/4.0` on WebKit or with a Gecko `rv:` (those
+ *   always sent 5.0), a platform tuple never closed (a truncated string), the parentheses stripped
+ *   (`Mozilla/5.0 Windows NT 6.1 AppleWebKit/… KHTML, like Gecko`), `Mozilla/5.0/Chrome/…`,
+ *   `MSIE7.0`, a second browser string run on after a complete one, a Python list's `', '`, a
+ *   trailing quote, a template placeholder (`Chrome/0.A.B.C`, `Build/_BuildID_`).
  */
 const FABRICATED = new RegExp(
   [
     /\b(?:AppleWebKit|Firefox|Chrome|Safari|Gecko)\/[a-z_]{4,}\b|\/%s\b|\b(?:rv:|Firefox\/|Chrome\/)x\.x|\bMac OS X [a-z]\.[a-z]\b/,
-    /^Mozilla\/(?:\d\.\d{3,}|\d{2,}\.|5\.[1-9])|\bGecko\/\d{4}-\d\d-\d\d|^Opera\/\d+\.\d+\.\(|\bMSIE [2-6]\.\d+;[^)]*\bTrident\/|\bTrident\/[4-9]\.1\b/,
+    /^Mozilla\/(?:\d\.\d{3,}|\d{2,}\.|5\.[1-9])|\bGecko\/\d{4}-\d\d-\d\d|^Opera\/\d+\.\d+\.\(|\bMSIE [2-6]\.\d+;(?![^)]*\b(?:360SE|360EE|QIHU)\b)[^)]*\bTrident\/|\bTrident\/[4-9]\.1\b/,
     /\bWindows NT (?!(?:3\.1|3\.51?|4\.0|5\.01?|5\.[12]|6\.[0-4]|10(?:\.0)?)(?![\d_]))\d|\bWindows NT 10\.[1-9]|\bMac OS X (?:[1-9]|1[6-9]|2[0-5])[._]\d/,
     /\(KHTML, ?l(?!ike )[a-z]{2,4} Gecko|\blike Gecko\w|\bAppleWebKit\/5(?:39|[4-9]\d)\b/,
     /\bSafari\/[\dA-F]{6}(?![\w.])|\bChrome\/\d+(?:\.\d+){4}/,
@@ -298,11 +321,14 @@ const FABRICATED = new RegExp(
     /\bChrome\/(?:1[7-9]|[2-9]\d)\.0\.8\d\d\.0 |AppleWebKit\/[\d.]+ \(KHTML, like Gecko\) (?:Firefox|Opera)\/|\b(?:Safari|Edge)\/\d+\.0\.0\.0\b|\bMac OS X 10_\d+(?:_\d+)? rv:\d|\bWindows (?:95|98|CE|NT 4\.0)[^)]*\) AppleWebKit\/[\d.]+ \(KHTML, like Gecko\) Version\/[\d.]+ Safari\//,
     /^Mozilla\/5\.0 \((?!Windows NT 10\.0; Win64; x64\)|Macintosh; Intel Mac OS X 10_15_7\)|X11; (?:Linux x86_64|CrOS [^)]+)\))(?:Windows|Macintosh|X11)[^)]*\) AppleWebKit\/537\.36 \(KHTML, like Gecko\) Chrome\/(?:1[1-9]\d|2\d\d)\.0\.0\.0 Safari\/537\.36$/,
     /\(Macintosh; Intel Mac OS X (?:1[1-9]|2\d)[_\d]*\) AppleWebKit\/(?:537\.36 \(KHTML, like Gecko\) Chrome\/[1-9]\d\d\.[\d.]+ Safari\/537\.36|[\d.]+ \(KHTML, like Gecko\)(?: Version\/[\d.]+)?(?: Mobile\/\w+)? Safari\/[\d.]+)$|\bMac OS X (?:1[1-9]|2\d)[._\d]*; rv:(?:8[7-9]|9\d|[1-9]\d\d)\.\d\) Gecko\/20100101 Firefox\/|\bMac OS X \d+_\d+[^)]*; rv:[\d.]+\) Gecko\/\d+ Firefox\//,
-    /^Mozilla\/5\.0 \((?:Windows|Macintosh|X11)(?![^)]*\brv:)[^)]*\) Gecko\/20100101 Firefox\/|\) Gecko\/20100101 Firefox\/(?:\d+(?![.\d])|(?:[2-9]\d|\d{3})\.[1-9]\d*$)|\bGecko\/ |\bMSIE (?:8|9|10)\.0;(?![^)]*\b(?:Trident|SE \d))|^Mozilla\/5\.0 \(compatible; MSIE [56]\.\d+;(?!.*\bOpera\b)/,
+    /^Mozilla\/5\.0 \((?:Windows|Macintosh|X11)(?![^)]*\brv:)[^)]*\) Gecko\/20100101 Firefox\/|\) Gecko\/20100101 Firefox\/(?:\d+(?![.\d])|(?:[2-9]\d|\d{3})\.[1-9]\d*$)|\bGecko\/ |\bMSIE (?:8|9|10)\.0;(?![^)]*\b(?:Trident|SE \d|360SE|360EE|QIHU))|^Mozilla\/5\.0 \(compatible; MSIE [56]\.\d+;(?!.*\bOpera\b)/,
     /^Mozilla\/\d\.\d \((?:compatible|Windows|Macintosh|X11|Linux),|\(Macintosh,/,
     /^Mozilla\/5\.0\((?:Windows|Macintosh|X11)|^Mozilla\/5\.0 \((?:Windows NT|Macintosh|X11)[^)]*(?:\)(?:AppleWebKit|Gecko)\/|\b(?:AppleWebKit|Gecko)\/)|^Mozilla\/5\.0 \([^)]*\) AppleWebKit\/[\d.]+ (?:Chrome|Safari)\//,
     /^Mozilla\/5\.0 \((?:Windows NT|Macintosh|X11)[^)]*\) AppleWebKit\/537\.36 \(KHTML, like Gecko\) (?:Chrome\/[\d.]+ Safari\/537\.3$|Chrome\/[\d.]+ Safari\/537\.36[\/,]|.*\/\d[\d.]*\.$)|\)' |\(\(/,
     /^Mozlila\/|\bMoblie Safari\b|\bBulid\/|\bSaari\//,
+    /\bMSIE (?:[7-9]|10)\.[1-9]|\bMSIE 1[1-9]\.|\(compatible; IE \d|\bMSIE (?:[7-9]|10)\.0;(?:[^)]*;)? Windows(?: (?:XP|2000|Vista|7|8)\b|\))|\(compatible; MSIE [\d.]+;\)|\bMSIE [\d.]+; MSIE /,
+    /^Mozilla\/4\.0 \([^)]*\) AppleWebKit\/|^Mozilla\/4\.0 \([^)]*\brv:\d|^Mozilla\/[45]\.0 \([^)]*$|^Mozilla\/5\.0 (?:Windows|Macintosh|X11)\b|^Mozilla\/\d\.\d\/|\bMSIE\d/,
+    /\b(?:Safari|Firefox|Chrome)\/[\d.]+\s+Mozilla\/[45]\.0 \(|', '|^Mozilla\/[^']*'$|\/\d+\.[A-Z]\.[A-Z]\.[A-Z]\b|\bBuild\/_/,
   ]
     .map((group) => group.source)
     .join('|'),
@@ -420,7 +446,7 @@ function classify(userAgent: string): Classification {
   // ua-parser-js 1.x has no crawler detection, so isbot, the automation lists and the shapes no
   // browser sends decide here; automation is then asked whether it says it is AI.
   const automation =
-    isbot(userAgent.replace(DEVICE_MODEL, '$1$2Phone').replace(WEBVIEW_APP, '$1')) ||
+    isbot(userAgent.replace(DEVICE_MODEL, '$1$2Phone').replace(WEBVIEW_APP, '$1').replace(BROWSER_ADDON, '')) ||
     AUTOMATION.test(userAgent) ||
     FABRICATED.test(userAgent) ||
     FABRICATED_CASED.test(userAgent) ||

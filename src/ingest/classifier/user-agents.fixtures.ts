@@ -360,4 +360,17 @@ export const BOTS: ReadonlyArray<readonly [string, string]> = [
   ['Dart', 'Dart/3.2 (dart:io)'],
   ['Nmap', 'Mozilla/5.0 (compatible; Nmap Scripting Engine; https://nmap.org/book/nse.html)'],
   ['masscan', 'masscan/1.3 (https://github.com/robertdavidgraham/masscan)'],
+  // Tools and services that sign a borrowed browser string with their own name
+  ['WhiteHat Security\'s scanner', 'Mozilla/5.0 (Windows NT 6.1; rv:20.0) Gecko/20100101 Firefox/20.0 WhiteHat Security'],
+  ['iMacros (iOpus web automation) in IE', 'Mozilla/4.0 (compatible; MSIE 8.0; Windows NT 6.1; Trident/4.0; iOpus-Web-Automation)'],
+  ['HP SiteScope', 'SiteScope (compatible; MSIE 4.01; Windows NT)'],
+  ['a monitoring service named in one word', 'Mozilla/5.0 (compatible; MSIE 7.0; Windows NT 5.1; AcmeMonitoring)'],
+  ['ip-label\'s monitor', 'Mozilla/4.0 (compatible; MSIE 6.0; Windows NT 5.0; ip-label)'],
+  ['an HTML-to-PDF renderer', 'Mozilla/5.0 (Windows NT 6.1; WOW64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/41.0 Safari/537.36 EvoHtmlToPdf/6.0'],
+  ['a PDF converter\'s WebKit', 'Mozilla/5.0 (Windows NT 6.1; WOW64) AppleWebKit/537.21 (KHTML, like Gecko) ExpertPdf/9.4.0 Safari/537.21'],
+  ['a load tester', 'Mozilla/5.0 (Windows NT 6.1; WOW64; rv:22.0) Gecko/20100101 WebLoad/1.4.4.0'],
+  ['an e-mail image renderer', 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_9_5) AppleWebKit/537.78.2 (KHTML, like Gecko) Version/7.0.6 Safari/537.78.2 with MovableInk'],
+  ['an iOS system daemon', 'securityd (unknown version) CFNetwork/672.1.15 Darwin/14.0.0'],
+  ['iOS\'s account sync daemon', 'iOS/7.1.2 (11D257) dataaccessd/1.0'],
+  ['Ruby in a browser-shaped UA', 'Mozilla/5.0 (X11; Linux x86_64) (1.2.3, ruby 2.3.1 (2016-04-26))'],
 ];
