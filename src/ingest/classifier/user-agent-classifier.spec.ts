@@ -317,6 +317,24 @@ describe('classifyUserAgent', () => {
       ['a trailing quote', "Mozilla/5.0 (Windows NT 6.1; WOW64; rv:40.0) Gecko/20100101 Firefox/40.0'"],
       ['a template placeholder for the version', 'Mozilla/5.0 (Windows NT 6.1) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/0.A.B.C Safari/537.36'],
       ['a template placeholder for the build', 'Mozilla/5.0 (Linux; Android 5.0; Nexus 6 Build/_BuildID_) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/37.0.0.0 Mobile Safari/537.36'],
+      ['a second UA run on with no space', 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/63.0.3239.132 Safari/537.36Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/61.0.3163.100 Safari/537.36'],
+      ['a second UA run on after Gecko\'s date', 'Mozilla/5.0 (Windows; U; Windows NT 6.1; en-US; rv:1.9.1.9) Gecko/20100315 Mozilla/5.0 (X11; U; Linux i686; en-US; rv:1.8.1.4) Gecko/20070530 Firefox/2.0.0.4'],
+      ['a browser string inside (compatible; …)', 'Mozilla/5.0 (compatible; Mozilla/5.0 (Macintosh; Intel Mac OS X 10_13_6) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/71.0.3578.98 Safari/537.36)'],
+      ['IE\'s tuple followed by WebKit', 'Mozilla/5.0 (compatible; MSIE 10.0; Windows NT 6.2; Trident/6.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/28.0.1500.95 Safari/537.36'],
+      ['a Gecko date in month 47', 'Mozilla/5.0 (Windows NT 6.1; Win64; x64; rv:48.31.7) Gecko/20194711 Firefox/48.31.7'],
+      ['a Gecko date on day 58', 'Mozilla/5.0 (X11; Linux x86_64; rv:51.44.19) Gecko/20170358 Firefox/51.44.19'],
+      ['Mozilla/5.g', 'Mozilla/5.g (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Mobile Safari/537.36'],
+      ['an ellipsis for the rest', 'Mozilla/5.0...'],
+      ['a browser with no platform', 'Mozilla/5.0 Chrome/91.0.4472.124'],
+      ['a space before IE\'s first semicolon', 'Mozilla/4.0 (compatible ; MSIE 7.0; Windows NT 5.1)'],
+      ['rv: with a space', 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv: 60.0) Gecko/20100101 Firefox/60.0'],
+      ['rv without its colon', 'Mozilla/5.0 (Windows NT 6.3; WOW64; Trident/7.0; rv 11.0) like Gecko'],
+      ['a Windows platform and nothing after it', 'Mozilla/5.0 (Windows NT 10.0; Win64; x64)'],
+      ['a Windows string cut off after (KHTML, like Gecko)', 'Mozilla/5.0 (Windows NT 10.0; WOW64) AppleWebKit/537.36 (KHTML, like Gecko)'],
+      ['an empty field in the Windows tuple', 'Mozilla/5.0 (Windows NT 10.0; ) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/92.0.4515.131 Safari/537.36'],
+      ['Windows XP as 64-bit', 'Mozilla/5.0 (Windows NT 5.1; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/49.0.2623.112 Safari/537.36'],
+      ['IE 11 on Vista', 'Mozilla/5.0 (Windows NT 6.0; Trident/7.0; rv:11.0) like Gecko'],
+      ['OS X 10.11 on PowerPC', 'Mozilla/5.0 (Macintosh; PPC Mac OS X 10.11; rv:45.0) Gecko/20100101 Firefox/45.0'],
     ])('fabricated: %s is a bot', (_what, ua) => {
       expect(classifyUserAgent(ua).class).toBe('bot');
     });
@@ -360,6 +378,17 @@ describe('classifyUserAgent', () => {
       ['Firefox with QQ\'s download manager', 'Mozilla/5.0 (Windows; U; Windows NT 6.1; zh-CN; rv:1.9.2.8) Gecko/20100722 Firefox/3.6.8 QQDownload/1.7'],
       ['360 Secure Browser on IE 8\'s engine calling itself MSIE 6', 'Mozilla/4.0 (compatible; MSIE 6.0; Windows NT 5.1; Trident/4.0; .NET CLR 2.0.50727; 360SE)'],
       ['360 Secure Browser calling itself MSIE 8 without Trident', 'Mozilla/4.0 (compatible; MSIE 8.0; Windows NT 5.1; SV1; 360SE)'],
+      ['IE 8 with Chrome Frame, which wrote no version', 'Mozilla/4.0 (compatible; MSIE 8.0; Windows NT 5.1; Trident/4.0; chromeframe; .NET CLR 2.0.50727)'],
+      ['Pale Moon on Firefox 24 with its own rv:', 'Mozilla/5.0 (Windows NT 6.1; WOW64; rv:25.0) Gecko/20100101 Firefox/24.9 PaleMoon/25.2.1'],
+      ['WhiteHat\'s Aviator browser', 'Mozilla/5.0 (Windows NT 6.1; WOW64) AppleWebKit/537.36 (KHTML, like Gecko) WhiteHat Aviator/37.0.2062.99 Chrome/37.0.2062.99 Safari/537.36'],
+      ['Dillo, which prints only its name', 'Dillo/3.1.1'],
+      ['NetSurf', 'NetSurf/3.11 (Linux)'],
+      ['Off By One', 'Mozilla/4.7 (compatible; OffByOne; Windows 98)'],
+      ['GoBrowser on a Nokia', 'NokiaC3-00/GoBrowser'],
+      ['AOL\'s browser on Windows 3.1', 'Mozilla/2.0 (compatible; AOL-IWENG 3.0; Win16)'],
+      ['IE 11 on Windows 7', 'Mozilla/5.0 (Windows NT 6.1; WOW64; Trident/7.0; rv:11.0) like Gecko'],
+      ['a kiosk browser on IE 11 that ends its tuple with its name', 'Mozilla/5.0 (Windows NT 6.1; Trident/7.0; rv:11.0; SiteKiosk 8.9 Build 2821)'],
+      ['Firefox on PowerPC OS X 10.5', 'Mozilla/5.0 (Macintosh; U; PPC Mac OS X 10.5; en-US; rv:1.9.2.28) Gecko/20120306 Firefox/3.6.28'],
       ['an app\'s name before a complete web view UA (TV Bro)', 'TV Bro/1.0 Mozilla/5.0 (Linux; Android 9; MiTV-AESP0 Build/PI; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/90.0.4430.91 Safari/537.36'],
     ])('not fabricated: %s is a person', (_what, ua) => {
       expect(classifyUserAgent(ua).class).toBe('human');
@@ -368,6 +397,10 @@ describe('classifyUserAgent', () => {
     it('a fabricated browser string does not hide an agent\'s own claim', () => {
       const ua = 'Mozilla/5.0 (Windows NT 9.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot) Chrome/chromeversion';
       expect(classifyUserAgent(ua)).toMatchObject({ class: 'ai', aiAgent: 'GPTBot', aiOperator: 'OpenAI' });
+    });
+
+    it('an offline-site downloader that signs Off By One\'s string stays a bot (Webster Pro)', () => {
+      expect(classifyUserAgent('Mozilla/4.7 (compatible; OffByOne; Windows 2000) Webster Pro V3.4').class).toBe('bot');
     });
 
     it('a crawler that signs an Android web view string stays a bot', () => {

@@ -183,13 +183,14 @@ const IN_APP_BROWSERS: ReadonlyArray<readonly [name: string, pattern: RegExp]> =
 ];
 
 /**
- * Browsers of feature phones, PDAs and TVs (WAP, MIDP, NetFront, Openwave, Bada, Series 40, HbbTV):
- * their UAs may open with a device name and carry words bot lists use (`java`, `Name/1.0;`), so the
- * browser is named first; one that also says bot, crawl or a URL is a crawler imitating a phone
- * (Googlebot-Mobile).
+ * Browsers of feature phones, PDAs and TVs (WAP, MIDP, NetFront, Openwave, Bada, Series 40, HbbTV,
+ * GoBrowser), and small desktop browsers that print only their own name (Dillo, NetSurf, Off By
+ * One): their UAs may open with a device name, or be a bare `Name/1.0` as a library's is, and carry
+ * words bot lists use (`java`, `Name/1.0;`), so the browser is named first; one that also says bot,
+ * crawl or a URL is a crawler imitating a phone (Googlebot-Mobile).
  */
 const DEVICE_BROWSER =
-  /\b(?:MIDP-\d|CLDC-\d|UP\.Browser|NetFront|MAUI\b|Bada\/|Series40|S40OviBrowser|Dolfin\/|SLP Browser|Obigo|Openwave|Nokia\d+[a-z]?\/|CE-HTML\/|HbbTV\/|NETTV\/)|WAP[ _-]?Browser/i;
+  /\b(?:MIDP-\d|CLDC-\d|UP\.Browser|NetFront|MAUI\b|Bada\/|Series40|S40OviBrowser|Dolfin\/|SLP Browser|Obigo|Openwave|Nokia\d+[a-z]?\/|CE-HTML\/|HbbTV\/|NETTV\/|GoBrowser\b)|WAP[ _-]?Browser|^(?:Dillo|NetSurf)\/\d|\(compatible; OffByOne; [^)]*\)$/i;
 
 /** An app's or a device's browser UA that also says this: a tool borrowing its UA, so isbot decides. */
 const BOT_EVIDENCE = /bot\b|crawl|spider|-agent\b|https?:\/\//i;
@@ -203,9 +204,9 @@ const BOT_EVIDENCE = /bot\b|crawl|spider|-agent\b|https?:\/\//i;
  * - package managers and developer CLIs (`pip/`, `kubectl/`, `docker/`, `Gradle/`);
  * - screenshot, thumbnail, uptime, probe and cache-warming services, link resolvers, scanners,
  *   monitors, PDF renderers, load testers and web automation that sign a borrowed browser string
- *   (`WhiteHat Security`, `iOpus-Web-Automation`, `…Monitoring`, `ExpertPdf/9.4`, `WebLoad/1.4`),
- *   Ruby's client, and Apple's system daemons (`securityd (unknown version) CFNetwork/…`,
- *   `iOS/8.1 (12B411) dataaccessd/1.0`);
+ *   (`WhiteHat Security`, but not WhiteHat's Aviator browser; `iOpus-Web-Automation`,
+ *   `…Monitoring`, `ExpertPdf/9.4`, `WebLoad/1.4`), Ruby's client, and Apple's system daemons
+ *   (`securityd (unknown version) CFNetwork/…`, `iOS/8.1 (12B411) dataaccessd/1.0`);
  * - a browser UA that ends by naming its sender in `(compatible; Name)`, the way crawlers sign a
  *   borrowed browser UA.
  */
@@ -214,7 +215,7 @@ const AUTOMATION = new RegExp(
     /headless|phantomjs|puppeteer|playwright|selenium|webdriver|htmlunit|slimerjs|jsdom\/|\bnightmare\b|lighthouse|gtmetrix|\bYLT\b|browserless|\bAppium\b|\bMobitest\b|Zombie\.js/,
     /python-(?:requests|urllib|httpx)|\bcurl\/|\bwget\b|go-http-client|node-fetch|\baxios\/|\bokhttp\/|\bjava\/|libwww-perl|\bscrapy\b|\bdart:io\b|\bundici\b|PowerShell\/|OpenAPI-Generator\/|Swagger-Codegen\/|ReactorNetty|^(?!Mozilla\/).*(?<![a-z])(?:sdk|cli)(?![a-z])/,
     /\b(?:pip|CPython|conda|rubygems|Bundler|kubectl|docker|Gradle|Maven|twine|ureq|Siege|WhatWeb|Mikrotik|htdig|helm|Nikto|ZAP)\/|\bNuGet\b|gitlab-(?:runner|kas)|Docker-Client\//,
-    /screenshot|webthumb|thumbnail|wkhtmlto|websnapr|uptime|monitoring\b|\bprobe\b|kube-probe|\bPreload\b|link-resolver|Echoping\/|Siteimprove|acunetix|burpsuite|qualys|\bWhiteHat\b|\bSiteScope\b|\bip-label\b|\bEvaliant\b|\bMovableInk\b|\bSpamBayes\/|\bSiteCon\)/,
+    /screenshot|webthumb|thumbnail|wkhtmlto|websnapr|uptime|monitoring\b|\bprobe\b|kube-probe|\bPreload\b|link-resolver|Echoping\/|Siteimprove|acunetix|burpsuite|qualys|\bWhiteHat\b(?! Aviator)|\bSiteScope\b|\bip-label\b|\bEvaliant\b|\bMovableInk\b|\bSpamBayes\/|\bSiteCon\)/,
     /\bweb-automation\b|\bWebLoad\/|pdf\/\d|\bruby \d|^[a-z]+d \(unknown version\) CFNetwork\/|^iOS\/[\d.]+ \(\w+\) [a-z]+d\//,
     /\b(?:Safari|Chrome|Firefox)\/[\d.]+ [^(]*\(compatible; ?[A-Za-z]/,
   ]
@@ -243,12 +244,12 @@ const WEBVIEW_APP = new RegExp(
 );
 
 /**
- * Add-ons that wrote themselves into Internet Explorer's or Firefox's UA (Google Chrome Frame, the
- * Get Windows 10 offer, MSN's IE8 build, QQ's download manager, FirePHP, WebMoney Advisor): the
- * person's browser still sent it, but bot lists match `download`, `optimize`, `advisor`, so isbot is
- * asked about the UA without them.
+ * Add-ons that wrote themselves into Internet Explorer's or Firefox's UA (Google Chrome Frame, with
+ * or without its version, the Get Windows 10 offer, MSN's IE8 build, QQ's download manager, FirePHP,
+ * WebMoney Advisor): the person's browser still sent it, but bot lists match `download`, `optimize`,
+ * `advisor`, so isbot is asked about the UA without them.
  */
-const BROWSER_ADDON = /\b(?:chromeframe\/[\d.]+|GWX:[A-Z]+|MSN Optimized\w*|WebMoney Advisor|QQDownload[ \/][\d.]+|FirePHP\/[\d.]+)/gi;
+const BROWSER_ADDON = /\b(?:chromeframe(?:\/[\d.]+)?|GWX:[A-Z]+|MSN Optimized\w*|WebMoney Advisor|QQDownload[ \/][\d.]+|FirePHP\/[\d.]+)/gi;
 
 /**
  * Empty, the log placeholder, control characters or an encoded NUL, or an injection attempt
@@ -275,7 +276,8 @@ const GARBAGE = /[\u0000-\u001f\u007f]|%00|^[^A-Za-z]*$|\$\{|\$\(|<\/?script|<\?
  * - a Safari build token of six letters and digits without a dot (`Safari/1A057E`); Safari's is
  *   `537.36`, `604.1`, `8536.25`; a Chrome version of five numbers or more (Chrome's has four);
  * - a desktop Firefox whose `rv:` is not its version (`rv:25.0) Gecko/20100101 Firefox/29.0`),
- *   except Firefox 4's `rv:2.0` (`2.0.1`) and the `rv:109.0` that Firefox 110 to 119 froze;
+ *   except Firefox 4's `rv:2.0` (`2.0.1`), the `rv:109.0` that Firefox 110 to 119 froze, and a fork
+ *   that names itself after it (`rv:25.0) Gecko/20100101 Firefox/24.9 PaleMoon/25.0`);
  * - punctuation escaped for a shell (`\(Windows NT 10.0\; Win64\)`) or a leading quote: a script's
  *   quoting left in the header;
  * - a browser named where its engine never stood: a Chrome 17 or later with a build of 800 to 899
@@ -306,8 +308,17 @@ const GARBAGE = /[\u0000-\u001f\u007f]|%00|^[^A-Za-z]*$|\$\{|\$\(|<\/?script|<\?
  * - a string taken apart or run together: `Mozilla/4.0` on WebKit or with a Gecko `rv:` (those
  *   always sent 5.0), a platform tuple never closed (a truncated string), the parentheses stripped
  *   (`Mozilla/5.0 Windows NT 6.1 AppleWebKit/… KHTML, like Gecko`), `Mozilla/5.0/Chrome/…`,
- *   `MSIE7.0`, a second browser string run on after a complete one, a Python list's `', '`, a
- *   trailing quote, a template placeholder (`Chrome/0.A.B.C`, `Build/_BuildID_`).
+ *   `MSIE7.0`, a second browser string run on after a complete one (with or without a space, or
+ *   after Gecko's date) or inside `(compatible; …)`, IE's tuple followed by WebKit, a Python list's
+ *   `', '`, a trailing quote, a template placeholder (`Chrome/0.A.B.C`, `Build/_BuildID_`);
+ * - a field no browser prints: a Gecko build date with a month past 12 or a day past 31
+ *   (`Gecko/20174848`), `Mozilla/5.g` or `Mozilla/5.0...`, `Mozilla/5.0 Firefox/33.0` with no
+ *   platform, `(compatible ;`, `rv: 42.0` or `rv 11.0`;
+ * - a Windows that no browser described so: the platform and nothing after it
+ *   (`Mozilla/5.0 (Windows NT 6.1; Win64; x64)`), a string cut off after `(KHTML, like Gecko)`
+ *   (Windows has no bare web-view string, unlike macOS), an empty field (`Windows NT 6.1; )`), XP as
+ *   64-bit (`NT 5.1; Win64`: XP x64 was NT 5.2), IE 11's Trident 7 on XP or Vista (IE 11 needs
+ *   Windows 7), and OS X 10.6 or later on PowerPC (10.5 was the last).
  */
 const FABRICATED = new RegExp(
   [
@@ -316,7 +327,7 @@ const FABRICATED = new RegExp(
     /\bWindows NT (?!(?:3\.1|3\.51?|4\.0|5\.01?|5\.[12]|6\.[0-4]|10(?:\.0)?)(?![\d_]))\d|\bWindows NT 10\.[1-9]|\bMac OS X (?:[1-9]|1[6-9]|2[0-5])[._]\d/,
     /\(KHTML, ?l(?!ike )[a-z]{2,4} Gecko|\blike Gecko\w|\bAppleWebKit\/5(?:39|[4-9]\d)\b/,
     /\bSafari\/[\dA-F]{6}(?![\w.])|\bChrome\/\d+(?:\.\d+){4}/,
-    /\brv:(?!109\.|2\.0(?!\d))(?<rv>\d+)\.[\d.]*\) Gecko\/20100101 Firefox\/(?!\k<rv>(?!\d))\d/,
+    /\brv:(?!109\.|2\.0(?!\d))(?<rv>\d+)\.[\d.]*\) Gecko\/20100101 Firefox\/(?!\k<rv>(?!\d))\d[\d.]*(?![\d.]| (?!Firefox\/)[A-Za-z])/,
     /\\[();]|^['"]/,
     /\bChrome\/(?:1[7-9]|[2-9]\d)\.0\.8\d\d\.0 |AppleWebKit\/[\d.]+ \(KHTML, like Gecko\) (?:Firefox|Opera)\/|\b(?:Safari|Edge)\/\d+\.0\.0\.0\b|\bMac OS X 10_\d+(?:_\d+)? rv:\d|\bWindows (?:95|98|CE|NT 4\.0)[^)]*\) AppleWebKit\/[\d.]+ \(KHTML, like Gecko\) Version\/[\d.]+ Safari\//,
     /^Mozilla\/5\.0 \((?!Windows NT 10\.0; Win64; x64\)|Macintosh; Intel Mac OS X 10_15_7\)|X11; (?:Linux x86_64|CrOS [^)]+)\))(?:Windows|Macintosh|X11)[^)]*\) AppleWebKit\/537\.36 \(KHTML, like Gecko\) Chrome\/(?:1[1-9]\d|2\d\d)\.0\.0\.0 Safari\/537\.36$/,
@@ -328,7 +339,9 @@ const FABRICATED = new RegExp(
     /^Mozlila\/|\bMoblie Safari\b|\bBulid\/|\bSaari\//,
     /\bMSIE (?:[7-9]|10)\.[1-9]|\bMSIE 1[1-9]\.|\(compatible; IE \d|\bMSIE (?:[7-9]|10)\.0;(?:[^)]*;)? Windows(?: (?:XP|2000|Vista|7|8)\b|\))|\(compatible; MSIE [\d.]+;\)|\bMSIE [\d.]+; MSIE /,
     /^Mozilla\/4\.0 \([^)]*\) AppleWebKit\/|^Mozilla\/4\.0 \([^)]*\brv:\d|^Mozilla\/[45]\.0 \([^)]*$|^Mozilla\/5\.0 (?:Windows|Macintosh|X11)\b|^Mozilla\/\d\.\d\/|\bMSIE\d/,
-    /\b(?:Safari|Firefox|Chrome)\/[\d.]+\s+Mozilla\/[45]\.0 \(|', '|^Mozilla\/[^']*'$|\/\d+\.[A-Z]\.[A-Z]\.[A-Z]\b|\bBuild\/_/,
+    /\b(?:Safari|Firefox|Chrome)\/[\d.]+\s*Mozilla\/[45]\.0 \(|\bGecko\/\d{8} Mozilla\/5\.0 \(|\(compatible; Mozilla\/[45]\.0 \(|\bMSIE [\d.]+;[^)]*\) AppleWebKit\/|', '|^Mozilla\/[^']*'$|\/\d+\.[A-Z]\.[A-Z]\.[A-Z]\b|\bBuild\/_/,
+    /\bGecko\/\d{4}(?:00|1[3-9]|[2-9]\d)\d\d\b|\bGecko\/\d{6}(?:00|3[2-9]|[4-9]\d)\b|^Mozilla\/\d\.(?:\d+\.\.\.|[a-z])|^Mozilla\/5\.0 (?:Firefox|Chrome|Safari)\/[\d.]+$|\(compatible ;|; rv(?: |: )\d/,
+    /^Mozilla\/5\.0 \(Windows NT [\d.]+(?:; \)|(?:; (?:Win64|WOW64|x64))*\)$)|^Mozilla\/5\.0 \(Windows[^)]*\) AppleWebKit\/[\d.]+ \(KHTML, like Gecko\)$|\bWindows NT 5\.1; Win64\b|\bWindows NT (?:5\.\d|6\.0)\b[^)]*\bTrident\/7\.0|\bPPC Mac OS X 10[._](?:[6-9]|1\d)\b/,
   ]
     .map((group) => group.source)
     .join('|'),
@@ -346,7 +359,7 @@ const FABRICATED_CASED =
  * list, which has bare names such as `anthropic-ai`, and after isbot.
  */
 const NOT_A_BROWSER =
-  /^[^/(]*$|^Mozilla\/\d\.\d+ \(compatible;(?![^)]*\b(?:MSIE|Konqueror|Windows|Win(?:98|95|NT|32|64)|Macintosh|Mac_PowerPC|Mac OS|Linux|Android|iPhone|iPad|iOS|X11|BlackBerry|Symbian|SymbOS|Nokia|Series ?60|Opera|CrOS|FreeBSD|OpenBSD|NetBSD|SunOS|Unix|Tizen|KAIOS|PlayStation|Nintendo|Xbox|AmigaOS|MorphOS|BeOS|Haiku|Syllable|Brew|RISC OS)(?![a-z]))[^)]*\)/i;
+  /^[^/(]*$|^Mozilla\/\d\.\d+ \(compatible;(?![^)]*\b(?:MSIE|Konqueror|Windows|Win(?:98|95|NT|16|32|64)|Macintosh|Mac_PowerPC|Mac OS|Linux|Android|iPhone|iPad|iOS|X11|BlackBerry|Symbian|SymbOS|Nokia|Series ?60|Opera|CrOS|FreeBSD|OpenBSD|NetBSD|SunOS|Unix|Tizen|KAIOS|PlayStation|Nintendo|Xbox|AmigaOS|MorphOS|BeOS|Haiku|Syllable|Brew|RISC OS)(?![a-z]))[^)]*\)/i;
 
 const DESKTOP_OSES = new Set([
   'Windows', 'Mac OS', 'macOS', 'Linux', 'Ubuntu', 'Debian', 'Fedora', 'Mint', 'Arch', 'Gentoo', 'SUSE', 'openSUSE',
