@@ -261,15 +261,15 @@ describe('GET /v1/analytics/:projectId/visitors', () => {
 });
 
 describe('visitors report under per-query limits', () => {
-  let t: TestApp;
+  let t: TestApp | undefined;
   afterAll(async () => {
     await t?.close();
   });
 
   it('answers 503 with Retry-After when a query hits max_memory_usage', async () => {
-    t = await startTestApp({ QUERY_MAX_MEMORY_BYTES: '1000000' });
-    const client = t.app.get<ClickHouseClient>(CLICKHOUSE);
-    const p = await t.createProject();
+    const app = (t = await startTestApp({ QUERY_MAX_MEMORY_BYTES: '1000000' }));
+    const client = app.app.get<ClickHouseClient>(CLICKHOUSE);
+    const p = await app.createProject();
     await client.command({
       query: `INSERT INTO hits (project_id, timestamp, path, visitor_id, class)
               SELECT {projectId:String}, toDateTime64('2026-03-01 00:00:00', 3, 'UTC') + toIntervalSecond(number % 2000000), concat('/p', toString(number % 5000)), number, 'human'
@@ -277,11 +277,23 @@ describe('visitors report under per-query limits', () => {
       query_params: { projectId: p.projectId },
     });
     for (const qs of ['', '?dateFrom=2026-03-01&dateTo=2026-03-20', '?dateFrom=2026-03-01T10:00:00Z&dateTo=2026-03-01T20:00:00Z']) {
-      const res = await t.request('GET', `/v1/analytics/${p.projectId}/visitors${qs}`, { token: p.apiKey });
+      const res = await app.request('GET', `/v1/analytics/${p.projectId}/visitors${qs}`, { token: p.apiKey });
       expect(res.status).toBe(503);
       expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
       expect(res.body).toEqual({ error: expect.any(String) });
       expect(res.text).not.toMatch(/SELECT|Code:|MEMORY_LIMIT/);
+    }
+  });
+
+  it('once closed, frees the embedded engine for another data directory, although the refused queries ran on', async () => {
+    const closing = t;
+    t = undefined;
+    await closing?.close();
+    const next = await startTestApp();
+    try {
+      expect((await next.createProject()).projectId).toEqual(expect.any(String));
+    } finally {
+      await next.close();
     }
   });
 });

@@ -3,7 +3,7 @@ import { Global, Inject, Logger, Module, OnApplicationShutdown, OnModuleInit } f
 import { Config } from '../config/config';
 import { Metrics } from '../metrics/metrics';
 import { migrateClickHouse } from './clickhouse-migrations';
-import { createClickHouseClient } from './clickhouse.provider';
+import { createClickHouseClient, drainEmbeddedEngine } from './clickhouse.provider';
 
 export const CLICKHOUSE = Symbol('CLICKHOUSE');
 
@@ -17,6 +17,7 @@ export class ClickHouseModule implements OnModuleInit, OnApplicationShutdown {
 
   constructor(
     @Inject(CLICKHOUSE) private readonly client: ClickHouseClient,
+    private readonly config: Config,
     metrics: Metrics,
   ) {
     metrics.clickhouseMemoryFrom(async () => {
@@ -35,5 +36,7 @@ export class ClickHouseModule implements OnModuleInit, OnApplicationShutdown {
 
   async onApplicationShutdown(): Promise<void> {
     await this.client.close();
+    // Closed is not yet released: the service may be started again in this process (tests, the CLI).
+    if (!this.config.CLICKHOUSE_URL) await drainEmbeddedEngine();
   }
 }

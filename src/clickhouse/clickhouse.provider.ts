@@ -42,6 +42,17 @@ export function createClickHouseClient(config: Config): ClickHouseClient {
 }
 
 /**
+ * Waits until the embedded engine has finished every query and released every connection closed
+ * under one. A query its client gave up on (a memory-limit error answers at once) runs on to its
+ * end, and until then the engine still holds the data directory and refuses a session at another.
+ */
+export async function drainEmbeddedEngine(): Promise<void> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { drainPending } = require('chdb') as typeof import('chdb');
+  await drainPending();
+}
+
+/**
  * Embedded-engine server settings for a small VM: everything chDB allocates stays under
  * CLICKHOUSE_MAX_MEMORY_BYTES (a query past it fails and answers 503, the process lives on), and
  * the caches ClickHouse sizes for a server (5 GiB mark, index and primary-key caches) are small.
