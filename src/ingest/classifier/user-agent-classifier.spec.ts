@@ -142,6 +142,9 @@ describe('classifyUserAgent', () => {
       ['a monitor on an AI operator\'s domain', 'StatusCake AI monitor (+https://x.ai)'],
       ['"ai" as an Italian word', 'RassegnaBot/1.0 (notizie ai lettori; +https://example.it)'],
       ['AI only in its URL', 'Mozilla/5.0 (compatible; NewsBot/1.0; +https://example.com/ai/gpt-news)'],
+      ['a blocklist named after AI crawlers', 'AI-Crawler-Blocklist/0.1 (+https://github.com/ipanalytics/AI-Crawler-Blocklist)'],
+      ['a blocker\'s backend named after AI crawlers', 'AI-Crawler-Guard-Backend/1.0'],
+      ['a checker whose name runs on past "AICrawler"', 'AICrawlerAccessToolkit/1.0'],
     ])('%s stays a bot', (_what, ua) => {
       expect(classifyUserAgent(ua).class).toBe('bot');
     });
@@ -210,6 +213,11 @@ describe('classifyUserAgent', () => {
       ['Google Lens\'s web view (isbot: "Google")', 'Mozilla/5.0 (Linux; Android 13; SM-A137F Build/TP1A.220624.014; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/120.0.6099.230 Mobile Safari/537.36 GoogleLens/15.0.14.28.arm'],
       ['a news app\'s web view that signs with its name (isbot: "_news")', 'Mozilla/5.0 (Linux; Android 14; SM-A546E Build/UP1A.231005.007; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/140.0.7339.207 Mobile Safari/537.36 open_news open_news_u_s/6572'],
       ['Sogou\'s search app\'s web view (isbot: "Sogou")', 'Mozilla/5.0 (Linux; Android 8.1.0; V1818A Build/OPM1.171019.026; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/62.0.3202.84 Mobile Safari/537.36 SogouSearch Android1.0 version3.0 AppVersion/6002 NoHead'],
+      ['Alipay\'s web view, whose settings hold a `|` (isbot: "|")', 'Mozilla/5.0 (iPhone; CPU iPhone OS 15_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/19F77 Ariver/1.1.0 AliApp(AP/10.2.65.8000) Nebula WK RVKType(1) AlipayDefined(nt:WIFI,ws:375|748|3.0) AlipayClient/10.2.65.8000 Language/zh-Hans Region/CN NebulaX/1.0.0'],
+      ['Netflix\'s TV app, whose (compatible; …) names no OS', 'Mozilla/5.0 (compatible; U; NETFLIX) AppleWebKit/533.3 (KHTML, like Gecko) Qt/4.7.0 Safari/533.3 Netflix/3.2 (DEVTYPE=RKU-42XXX-; CERTVER=0) QtWebKit/3.0, Roku 3/8.0 (Roku, 4200X, Wireless)'],
+      ['Sogou\'s search SDK in Android 4.4\'s web view, before the wv token (isbot: "Sogou")', 'Mozilla/5.0 (Linux; Android 4.4.4; Coolpad 8675-A Build/KTU84P) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/33.0.0.0 Mobile Safari/537.36 SogouMSESDK hot_sdk_1.5.0'],
+      ['Google Earth Pro (isbot: "Google")', 'Mozilla/5.0 (Windows NT 6.2; Win64; x64) AppleWebKit/538.1 (KHTML, like Gecko) Google Earth Pro/7.3.2.5776 Safari/538.1'],
+      ['Firefox in Splashtop\'s instant-on Linux (isbot: "Splash")', 'Mozilla/5.0 (X11; U; Linux i686; en-US; rv:1.9.0.4) Gecko/2008102920 Firefox/3.0.4 (Splashtop-v1.2.13.0)'],
       ['Toutiao\'s web view (isbot: "News")', 'Mozilla/5.0 (Linux; Android 9; VOG-L29 Build/HUAWEIVOG-L29; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/77.0.3865.116 Mobile Safari/537.36 JsSdk/2 NewsArticle/7.5.4'],
     ])('%s is a person', (_what, ua) => {
       expect(classifyUserAgent(ua).class).toBe('human');
@@ -335,6 +343,10 @@ describe('classifyUserAgent', () => {
       ['Windows XP as 64-bit', 'Mozilla/5.0 (Windows NT 5.1; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/49.0.2623.112 Safari/537.36'],
       ['IE 11 on Vista', 'Mozilla/5.0 (Windows NT 6.0; Trident/7.0; rv:11.0) like Gecko'],
       ['OS X 10.11 on PowerPC', 'Mozilla/5.0 (Macintosh; PPC Mac OS X 10.11; rv:45.0) Gecko/20100101 Firefox/45.0'],
+      ['Firefox 4 or later with the rv:1.x of Firefox 3 and older', 'Mozilla/5.0 (X11; U; OpenBSD sparc64; en-US; rv:1.8.1.6) Gecko/20070816 Firefox/50.0'],
+      ['a Linux tuple of one field and an empty one, and nothing after', 'Mozilla/5.0 (Linux; Android 10;)'],
+      ['an X11 tuple with an empty field and a bare Gecko', 'Mozilla/5.0 (X11; ) Gecko'],
+      ['a second UA run on after a Google TV string', 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/103.0.0.0 Safari/537.36 Mozilla/5.0 (Linux; GoogleTV 3.2; NSZ-GS7/GX70 Build/MASTER) AppleWebKit/534.24 (KHTML, like Gecko) Chrome/11.0.696.77 Safari/534.24'],
     ])('fabricated: %s is a bot', (_what, ua) => {
       expect(classifyUserAgent(ua).class).toBe('bot');
     });
@@ -388,6 +400,10 @@ describe('classifyUserAgent', () => {
       ['AOL\'s browser on Windows 3.1', 'Mozilla/2.0 (compatible; AOL-IWENG 3.0; Win16)'],
       ['IE 11 on Windows 7', 'Mozilla/5.0 (Windows NT 6.1; WOW64; Trident/7.0; rv:11.0) like Gecko'],
       ['a kiosk browser on IE 11 that ends its tuple with its name', 'Mozilla/5.0 (Windows NT 6.1; Trident/7.0; rv:11.0; SiteKiosk 8.9 Build 2821)'],
+      ['Opera 7\'s "Bork edition", which wrote two MSIE versions', 'Mozilla/4.0 (compatible; MSIE 6.0; MSIE 5.5; Windows NT 5.0) Opera 7.02 Bork-edition [en]'],
+      ['Opera 11 as Firefox, with an old rv:', 'Mozilla/5.0 (Windows NT 5.1; U; en; rv:1.8.1) Gecko/20061208 Firefox/5.0 Opera 11.11'],
+      ['Firefox 3.6 with its rv:1.9.2', 'Mozilla/5.0 (X11; U; Linux i686; en-US; rv:1.9.2.12) Gecko/20101027 Ubuntu/10.04 (lucid) Firefox/3.6.12'],
+      ['a web view with an empty field after its build', 'Mozilla/5.0 (Linux; Android 11; JLN-LX3 Build/HUAWEIJLN-LX3; ) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/88.0.4324.93 Mobile Safari/537.36'],
       ['Firefox on PowerPC OS X 10.5', 'Mozilla/5.0 (Macintosh; U; PPC Mac OS X 10.5; en-US; rv:1.9.2.28) Gecko/20120306 Firefox/3.6.28'],
       ['an app\'s name before a complete web view UA (TV Bro)', 'TV Bro/1.0 Mozilla/5.0 (Linux; Android 9; MiTV-AESP0 Build/PI; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/90.0.4430.91 Safari/537.36'],
     ])('not fabricated: %s is a person', (_what, ua) => {

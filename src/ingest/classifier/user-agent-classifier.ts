@@ -99,14 +99,16 @@ const HOMOGLYPH = /[A-Za-z][\u0370-\u03ff\u0400-\u04ff]|[\u0370-\u03ff\u0400-\u0
  * A sender that says it is a link preview, monitor, scanner, SEO tool or search engine stays a bot
  * (policy §1), whatever AI its site sells.
  */
-const AI_NAMED = /(?<![A-Za-z0-9])([A-Za-z0-9]*(?:AI|GPT|LLM)[-_]?(?:Bot|Crawler|Spider|Agent|User|Fetcher|SearchBot|Search|Indexer|Index))(?![a-z])|(?<![\w.-])([A-Za-z0-9]+(?:[-_][A-Za-z0-9]+)*[-_]AI(?:[-_][A-Za-z0-9]+)*)\/\d/;
+const AI_NAMED = /(?<![A-Za-z0-9])([A-Za-z0-9]*(?:AI|GPT|LLM)[-_]?(?:Bot|Crawler|Spider|Agent|User|Fetcher|SearchBot|Search|Indexer|Index))(?![A-Za-z]|[-_][A-Za-z])|(?<![\w.-])([A-Za-z0-9]+(?:[-_][A-Za-z0-9]+)*[-_]AI(?:[-_][A-Za-z0-9]+)*)\/\d/;
 const AI_MODEL_NAMED =
   /(?<![A-Za-z0-9])([A-Za-z0-9]*(?:Claude|Gemini|ChatGPT|Copilot|Grok|Llama|Mistral|Qwen|DeepSeek|Kimi|Doubao|Hunyuan|Perplexity|Anthropic|OpenAI|Cohere)[A-Za-z0-9]*(?:[-_][A-Za-z][A-Za-z0-9]*)*)(?![a-z])/;
 /** The acronyms in capitals only: "ai" in lower case is an Italian word, a name, a path segment. */
 const AI_SELF_DESCRIBED = /(?<![\w-])(?:AI|LLMs?|GPT|GenAI|RAG)(?![\w-])|\b(?:[Aa]rtificial [Ii]ntelligence|[Ll]anguage [Mm]odels?|[Mm]achine [Ll]earning|[Tt]raining [Dd]ata|[Dd]ata ?[Ss]ets?)\b/;
 const NOT_AN_AI_PURPOSE =
   /preview|unfurl|embed|monitor|uptime|status|scann|secur|\bseo\b|audit|accessib|\bfeed|\brss\b|validat|nutch|heritrix|search ?engine/i;
-const URLS_AND_ADDRESSES = /\b(?:https?:\/\/|www\.)\S*|[\w.+-]+@[\w.-]+|\b[\w-]+(?:\.[\w-]+)*\.(?:com|org|net|io|ai|dev|co|app|cn|de|uk|fr|jp)\b\S*/gi;
+// Addresses and host names are matched from the start of their token only: tried from every
+// position, a 1,000-character run of `a-a-a…` cost milliseconds (each start scanned to the end).
+const URLS_AND_ADDRESSES = /\b(?:https?:\/\/|www\.)\S*|(?<![\w.+-])[\w.+-]+@[\w.-]+|(?<![\w.-])[\w-]+(?:\.[\w-]+)*\.(?:com|org|net|io|ai|dev|co|app|cn|de|uk|fr|jp)\b\S*/gi;
 const AI_DOMAINS: ReadonlyArray<readonly [RegExp, string]> = [
   [/\bopenai\.com\b|\bchatgpt\.com\b/i, 'OpenAI'],
   [/\b(?:anthropic\.com|claude\.(?:ai|com))\b/i, 'Anthropic'],
@@ -171,15 +173,18 @@ const IN_APP_BROWSERS: ReadonlyArray<readonly [name: string, pattern: RegExp]> =
   ['Naver', /\bNAVER\(inapp/],
   ['Weibo', /__weibo__/],
   ['Reddit', /\bReddit\/Version\b/],
-  ['Sogou Browser', /\bSogouMobileBrowser\/|\bSogouMSE\b|\bMetaSr\b/],
+  ['Sogou Browser', /\bSogouMobileBrowser\/|\bSogouMSE(?:SDK)?\b|\bMetaSr\b/],
   ['Smart TV', /\bCE-HTML\/|\bHbbTV\/|\bOMI\/[\d.]+\.Catcher|\bVIDAA\b/],
   ['Google TV', /\bGoogleTV\b|\bLarge Screen Safari\b/],
-  ['Google Earth', /\bGoogle Earth\/\d/],
+  ['Google Earth', /\bGoogle Earth(?: Pro)?\/\d/],
   ['Google Toolbar', /\bGoogleToolbar \d/],
   ['Google Lens', /\bGoogleLens\/\d/],
   // Google Play services' account sign-in, with its settings as JSON (`"app":"com.google.android.gms"`).
   ['Google Sign-in', /\bOcIdWebView\b/],
   ['Toutiao', /\bNewsArticle\/\d/],
+  // Alipay's web view, whose settings carry a `|` that bot lists read as a log separator.
+  ['Alipay', /\bAlipayClient\/|\bAliApp\(/],
+  ['Netflix', /\(compatible; U; NETFLIX\)|\bNetflix\/\d/],
 ];
 
 /**
@@ -249,7 +254,7 @@ const WEBVIEW_APP = new RegExp(
  * WebMoney Advisor): the person's browser still sent it, but bot lists match `download`, `optimize`,
  * `advisor`, so isbot is asked about the UA without them.
  */
-const BROWSER_ADDON = /\b(?:chromeframe(?:\/[\d.]+)?|GWX:[A-Z]+|MSN Optimized\w*|WebMoney Advisor|QQDownload[ \/][\d.]+|FirePHP\/[\d.]+)/gi;
+const BROWSER_ADDON = /\b(?:chromeframe(?:\/[\d.]+)?|GWX:[A-Z]+|MSN Optimized\w*|WebMoney Advisor|QQDownload[ \/][\d.]+|FirePHP\/[\d.]+)|\(Splashtop-v[\d.]+\)/gi;
 
 /**
  * Empty, the log placeholder, control characters or an encoded NUL, or an injection attempt
@@ -337,11 +342,12 @@ const FABRICATED = new RegExp(
     /^Mozilla\/5\.0\((?:Windows|Macintosh|X11)|^Mozilla\/5\.0 \((?:Windows NT|Macintosh|X11)[^)]*(?:\)(?:AppleWebKit|Gecko)\/|\b(?:AppleWebKit|Gecko)\/)|^Mozilla\/5\.0 \([^)]*\) AppleWebKit\/[\d.]+ (?:Chrome|Safari)\//,
     /^Mozilla\/5\.0 \((?:Windows NT|Macintosh|X11)[^)]*\) AppleWebKit\/537\.36 \(KHTML, like Gecko\) (?:Chrome\/[\d.]+ Safari\/537\.3$|Chrome\/[\d.]+ Safari\/537\.36[\/,]|.*\/\d[\d.]*\.$)|\)' |\(\(/,
     /^Mozlila\/|\bMoblie Safari\b|\bBulid\/|\bSaari\//,
-    /\bMSIE (?:[7-9]|10)\.[1-9]|\bMSIE 1[1-9]\.|\(compatible; IE \d|\bMSIE (?:[7-9]|10)\.0;(?:[^)]*;)? Windows(?: (?:XP|2000|Vista|7|8)\b|\))|\(compatible; MSIE [\d.]+;\)|\bMSIE [\d.]+; MSIE /,
+    /\bMSIE (?:[7-9]|10)\.[1-9]|\bMSIE 1[1-9]\.|\(compatible; IE \d|\bMSIE (?:[7-9]|10)\.0;(?:[^)]*;)? Windows(?: (?:XP|2000|Vista|7|8)\b|\))|\(compatible; MSIE [\d.]+;\)|\bMSIE [\d.]+; MSIE (?![^)]*\) Opera )/,
     /^Mozilla\/4\.0 \([^)]*\) AppleWebKit\/|^Mozilla\/4\.0 \([^)]*\brv:\d|^Mozilla\/[45]\.0 \([^)]*$|^Mozilla\/5\.0 (?:Windows|Macintosh|X11)\b|^Mozilla\/\d\.\d\/|\bMSIE\d/,
     /\b(?:Safari|Firefox|Chrome)\/[\d.]+\s*Mozilla\/[45]\.0 \(|\bGecko\/\d{8} Mozilla\/5\.0 \(|\(compatible; Mozilla\/[45]\.0 \(|\bMSIE [\d.]+;[^)]*\) AppleWebKit\/|', '|^Mozilla\/[^']*'$|\/\d+\.[A-Z]\.[A-Z]\.[A-Z]\b|\bBuild\/_/,
     /\bGecko\/\d{4}(?:00|1[3-9]|[2-9]\d)\d\d\b|\bGecko\/\d{6}(?:00|3[2-9]|[4-9]\d)\b|^Mozilla\/\d\.(?:\d+\.\.\.|[a-z])|^Mozilla\/5\.0 (?:Firefox|Chrome|Safari)\/[\d.]+$|\(compatible ;|; rv(?: |: )\d/,
     /^Mozilla\/5\.0 \(Windows NT [\d.]+(?:; \)|(?:; (?:Win64|WOW64|x64))*\)$)|^Mozilla\/5\.0 \(Windows[^)]*\) AppleWebKit\/[\d.]+ \(KHTML, like Gecko\)$|\bWindows NT 5\.1; Win64\b|\bWindows NT (?:5\.\d|6\.0)\b[^)]*\bTrident\/7\.0|\bPPC Mac OS X 10[._](?:[6-9]|1\d)\b/,
+    /^Mozilla\/5\.0 \((?:X11|Linux)(?:; [^;)]+)*; ?\)(?: Gecko)?$|\brv:1\.[\w.]*\) Gecko\/\d{8} Firefox\/(?:[4-9]|[1-9]\d)(?!.*\bOpera\b)/,
   ]
     .map((group) => group.source)
     .join('|'),
@@ -452,7 +458,8 @@ function classify(userAgent: string): Classification {
 
   if (!BOT_EVIDENCE.test(userAgent)) {
     const inApp = (userAgent.startsWith('Mozilla/') || userAgent.startsWith('Opera/')) && IN_APP_BROWSERS.find(([, pattern]) => pattern.test(userAgent));
-    if (inApp) return human(userAgent, inApp[0]);
+    // An app's name does not vouch for a string no browser sent (another UA run on after the app's).
+    if (inApp && !FABRICATED.test(userAgent)) return human(userAgent, inApp[0]);
     if (DEVICE_BROWSER.test(userAgent)) return human(userAgent, undefined);
   }
 
