@@ -87,7 +87,8 @@ const HOMOGLYPH = /[A-Za-z][\u0370-\u03ff\u0400-\u04ff]|[\u0370-\u03ff\u0400-\u0
  * Automation that names itself after AI but is in no list yet (asked only once a UA is already known
  * to be automation, so a browser is never moved to AI by these):
  * - a product token ending in AI/GPT/LLM + Bot/Crawler/Agent/User/…, or a versioned product with an
- *   `-AI` part (`Character-AI/1.0`, `UdV-AI-Research/1.0`);
+ *   `-AI` part (`Character-AI/1.0`, `UdV-AI-Research/1.0`); the whole token: a name that runs on
+ *   (`AI-Crawler-Blocklist`, `AICrawlerAccessToolkit`) is a tool named after AI crawlers;
  * - a product named after a model or assistant (`GeminiFetcher`, `LlamaCrawler/2`), capitalised as
  *   the vendors write them;
  * - what the sender says of itself outside its URLs: the words AI, LLM, GPT, GenAI, RAG, "language
@@ -251,8 +252,9 @@ const WEBVIEW_APP = new RegExp(
 /**
  * Add-ons that wrote themselves into Internet Explorer's or Firefox's UA (Google Chrome Frame, with
  * or without its version, the Get Windows 10 offer, MSN's IE8 build, QQ's download manager, FirePHP,
- * WebMoney Advisor): the person's browser still sent it, but bot lists match `download`, `optimize`,
- * `advisor`, so isbot is asked about the UA without them.
+ * WebMoney Advisor), and Splashtop's instant-on Linux naming itself after Firefox's string: the
+ * person's browser still sent it, but bot lists match `download`, `optimize`, `advisor`, `Splash`,
+ * so isbot is asked about the UA without them.
  */
 const BROWSER_ADDON = /\b(?:chromeframe(?:\/[\d.]+)?|GWX:[A-Z]+|MSN Optimized\w*|WebMoney Advisor|QQDownload[ \/][\d.]+|FirePHP\/[\d.]+)|\(Splashtop-v[\d.]+\)/gi;
 
@@ -308,7 +310,8 @@ const GARBAGE = /[\u0000-\u001f\u007f]|%00|^[^A-Za-z]*$|\$\{|\$\(|<\/?script|<\?
  * - Internet Explorer as it never wrote itself: an MSIE version it never had (`MSIE 10.6`,
  *   `MSIE 7.1`, any `MSIE 11`), `IE 11.0` without the MSIE, IE 7 to 10 on a Windows named by its
  *   marketing name (`Windows XP`, `Windows 2000`: IE writes `Windows NT 5.1`) or on bare `Windows`,
- *   an empty platform (`MSIE 7.0;)`), two MSIE versions side by side; 360 Secure Browser, which
+ *   an empty platform (`MSIE 7.0;)`), two MSIE versions side by side (but for Opera 7's "Bork
+ *   edition", `MSIE 6.0; MSIE 5.5; … Opera 7.02`); 360 Secure Browser, which
  *   runs IE's engine under an older MSIE version, is exempt from the Trident checks;
  * - a string taken apart or run together: `Mozilla/4.0` on WebKit or with a Gecko `rv:` (those
  *   always sent 5.0), a platform tuple never closed (a truncated string), the parentheses stripped
@@ -323,7 +326,11 @@ const GARBAGE = /[\u0000-\u001f\u007f]|%00|^[^A-Za-z]*$|\$\{|\$\(|<\/?script|<\?
  *   (`Mozilla/5.0 (Windows NT 6.1; Win64; x64)`), a string cut off after `(KHTML, like Gecko)`
  *   (Windows has no bare web-view string, unlike macOS), an empty field (`Windows NT 6.1; )`), XP as
  *   64-bit (`NT 5.1; Win64`: XP x64 was NT 5.2), IE 11's Trident 7 on XP or Vista (IE 11 needs
- *   Windows 7), and OS X 10.6 or later on PowerPC (10.5 was the last).
+ *   Windows 7), and OS X 10.6 or later on PowerPC (10.5 was the last);
+ * - a Linux or X11 tuple with an empty field and nothing browser-like after it
+ *   (`Mozilla/5.0 (X11; ) Gecko`; a web view's empty field after its build is real), and Firefox 4
+ *   or later with Firefox 3's `rv:1.x` (Firefox 4 wrote `rv:2.0`), unless Opera names itself after
+ *   it (Opera's Firefox disguise).
  */
 const FABRICATED = new RegExp(
   [
