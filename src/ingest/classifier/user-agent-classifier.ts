@@ -214,7 +214,10 @@ const BOT_EVIDENCE = /bot\b|crawl|spider|-agent\b|https?:\/\//i;
  *   `…Monitoring`, `ExpertPdf/9.4`, `WebLoad/1.4`), Ruby's client, and Apple's system daemons
  *   (`securityd (unknown version) CFNetwork/…`, `iOS/8.1 (12B411) dataaccessd/1.0`);
  * - a browser UA that ends by naming its sender in `(compatible; Name)`, the way crawlers sign a
- *   borrowed browser UA.
+ *   borrowed browser UA;
+ * - a `+` before a contact (`(+https://…)`, `+bot@example.com`, `; +example.com/bot`): the crawlers'
+ *   convention for whom to write to, which no browser or app follows. isbot misses it where the
+ *   address is short (`Name/1.0 (+research@x.ai)`).
  */
 const AUTOMATION = new RegExp(
   [
@@ -224,6 +227,7 @@ const AUTOMATION = new RegExp(
     /screenshot|webthumb|thumbnail|wkhtmlto|websnapr|uptime|monitoring\b|\bprobe\b|kube-probe|\bPreload\b|link-resolver|Echoping\/|Siteimprove|acunetix|burpsuite|qualys|\bWhiteHat\b(?! Aviator)|\bSiteScope\b|\bip-label\b|\bEvaliant\b|\bMovableInk\b|\bSpamBayes\/|\bSiteCon\)/,
     /\bweb-automation\b|\bWebLoad\/|pdf\/\d|\bruby \d|^[a-z]+d \(unknown version\) CFNetwork\/|^iOS\/[\d.]+ \(\w+\) [a-z]+d\//,
     /\b(?:Safari|Chrome|Firefox)\/[\d.]+ [^(]*\(compatible; ?[A-Za-z]/,
+    /(?:^|[(;\s])\+ ?(?:https?:\/\/|[\w-]+[.@][\w-])/,
   ]
     .map((group) => group.source)
     .join('|'),

@@ -373,4 +373,6 @@ export const BOTS: ReadonlyArray<readonly [string, string]> = [
   ['an iOS system daemon', 'securityd (unknown version) CFNetwork/672.1.15 Darwin/14.0.0'],
   ['iOS\'s account sync daemon', 'iOS/7.1.2 (11D257) dataaccessd/1.0'],
   ['Ruby in a browser-shaped UA', 'Mozilla/5.0 (X11; Linux x86_64) (1.2.3, ruby 2.3.1 (2016-04-26))'],
+  ['a fetcher whose contact is an e-mail isbot does not read (one-letter domain)', 'PageDigest/2.1 (+ops@q.io)'],
+  ['a fetcher whose contact is a bare host', 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) Safari/605.1.15; +pagedigest.io/about'],
 ];
