@@ -170,6 +170,10 @@ export const AI_AGENTS: ReadonlyArray<readonly [string, string, AiCategory]> = [
   ['DefaultLangchainUserAgent', 'LangChain', 'other'],
   ['ai-sdk/5.0.59 runtime/node.js/20', 'Vercel AI SDK', 'other'],
   ['haystack/LinkContentFetcher/2.18.1', 'Haystack', 'other'],
+  // Seen in the wild by those who log AI traffic: ChatGPT calling a site's MCP server (ffscz/AllStat)
+  // and Claude Code's web fetch, which writes no version after Claude-User (Guilhermefds/lettertoafutureai).
+  ['openai-mcp/1.0.0', 'ChatGPT MCP client', 'assistant'],
+  ['Claude-User (claude-code/2.1.283; +https://support.anthropic.com/)', 'Claude-User', 'assistant'],
 ];
 
 /** [what it is, user agent]: people, including in-app browsers and old or uncommon browsers. */
