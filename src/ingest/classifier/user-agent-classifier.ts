@@ -235,6 +235,17 @@ const AUTOMATION = new RegExp(
 );
 
 /**
+ * A runtime's own name for its platform, in the case it reports it: Node's `process.platform` and
+ * `process.arch` (`(darwin; arm64)`, `(win32; x64)`, `linux x64`) and Go's `GOOS/GOARCH`
+ * (`linux/amd64`). SDKs and CLIs write them into their UA (`MinIO (linux; x64) minio-js/8.0`, a
+ * coding CLI's `GrokCLI/0.1 (darwin; arm64)`); browsers write `Macintosh`, `Windows NT`, `Linux
+ * x86_64`, `FreeBSD amd64`, and apps' clients `Darwin/23.1.0`, so case decides and `AUTOMATION`,
+ * which ignores it, cannot hold it.
+ */
+const RUNTIME_PLATFORM =
+  /[(;\s](?:darwin|win32|linux|freebsd|openbsd|sunos|aix)[;,]? (?:x64|arm64|ia32|arm|ppc64|s390x|loong64|riscv64|mipsel|mips)(?![\w.])|(?<![\w.-])(?:darwin|linux|windows|freebsd|openbsd|netbsd|android)\/(?:amd64|arm64|386|arm|ppc64le|s390x|riscv64|loong64)(?![\w.])/;
+
+/**
  * The device model of an Android or Windows Phone browser UA (with Android's `Build/…`): a phone
  * may be called what bot lists look for ("Spider 8", "Discovery Pro", HTC's "Radar"), so isbot is
  * asked about the UA with the model left out. A model that says compatible, bot, crawl, a URL or a
@@ -480,6 +491,7 @@ function classify(userAgent: string): Classification {
     AUTOMATION.test(userAgent) ||
     FABRICATED.test(userAgent) ||
     FABRICATED_CASED.test(userAgent) ||
+    RUNTIME_PLATFORM.test(userAgent) ||
     NOT_A_BROWSER.test(userAgent);
   if (automation) return unlistedAiAgent(userAgent) ?? BOT;
   return human(userAgent, undefined);

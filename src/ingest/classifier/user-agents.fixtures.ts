@@ -288,6 +288,8 @@ export const HUMANS: ReadonlyArray<readonly [string, string]> = [
     'Mozilla/5.0 (iPhone; CPU iPhone OS 13_3_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 SP-engine/2.16.0 main/1.0 baiduboxapp/11.20.0.17 (Baidu; P2 13.3.1) NABar/1.0',
   ],
   ['Bing app', 'Mozilla/5.0 (iPhone; CPU iPhone OS 12_3_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/12.0 Mobile/15E148 Safari/605.1.15 BingWeb/6.37.2.0'],
+  ['Firefox on FreeBSD (a browser writes the platform in capitals)', 'Mozilla/5.0 (X11; FreeBSD amd64; rv:120.0) Gecko/20100101 Firefox/120.0'],
+  ['a Mac app\'s own HTTP client (CFNetwork, Darwin with its version)', 'Spotify/121000 CFNetwork/1494.0.7 Darwin/23.4.0'],
 ];
 
 /** [what it is, user agent]: crawlers, monitors, SEO tools, HTTP libraries, headless browsers, garbage. */
@@ -379,4 +381,8 @@ export const BOTS: ReadonlyArray<readonly [string, string]> = [
   ['Ruby in a browser-shaped UA', 'Mozilla/5.0 (X11; Linux x86_64) (1.2.3, ruby 2.3.1 (2016-04-26))'],
   ['a fetcher whose contact is an e-mail isbot does not read (one-letter domain)', 'PageDigest/2.1 (+ops@q.io)'],
   ['a fetcher whose contact is a bare host', 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) Safari/605.1.15; +pagedigest.io/about'],
+  ['MinIO\'s JavaScript client (Node\'s process.platform and process.arch)', 'MinIO (linux; x64) minio-js/8.0.1'],
+  ['a VS Code extension\'s HTTP client', 'VSCode-Heroku-Extension/1.0.0 (darwin; arm64) VSCode/1.95.0'],
+  ['an MCP server\'s HTTP client', 'mongodb-atlas-mcp-remote/1.0.0 (win32; x64)'],
+  ['a Kubernetes client (client-go\'s default: Go\'s GOOS/GOARCH)', 'velero/v1.12.0 (linux/amd64) kubernetes/5b1b8d0'],
 ];
