@@ -385,4 +385,7 @@ export const BOTS: ReadonlyArray<readonly [string, string]> = [
   ['a VS Code extension\'s HTTP client', 'VSCode-Heroku-Extension/1.0.0 (darwin; arm64) VSCode/1.95.0'],
   ['an MCP server\'s HTTP client', 'mongodb-atlas-mcp-remote/1.0.0 (win32; x64)'],
   ['a Kubernetes client (client-go\'s default: Go\'s GOOS/GOARCH)', 'velero/v1.12.0 (linux/amd64) kubernetes/5b1b8d0'],
+  ['Twilio\'s Python SDK (a runtime\'s version)', 'twilio-python/9.0.5 (Linux x86_64) Python/3.11.4'],
+  ['Azure\'s Python SDK', 'azsdk-python-storage-blob/12.19.0 Python/3.11.4 (Linux-5.15.0-1051-azure-x86_64-with-glibc2.35)'],
+  ['Stripe\'s Node SDK (a language tag)', 'Stripe/v1 NodeBindings/14.0.0'],
 ];
