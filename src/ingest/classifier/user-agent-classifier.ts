@@ -339,12 +339,14 @@ const GARBAGE = /[\u0000-\u001f\u007f]|%00|^[^A-Za-z]*$|\$\{|\$\(|<\/?script|<\?
  *   (`Mozilla/5.0 Windows NT 6.1 AppleWebKit/… KHTML, like Gecko`), `Mozilla/5.0/Chrome/…`,
  *   `MSIE7.0`, a second browser string run on after a complete one (with or without a space, or
  *   after Gecko's date) or inside `(compatible; …)`, IE's tuple followed by WebKit, a Python list's
- *   `', '`, a trailing quote, a template placeholder (`Chrome/0.A.B.C`, `Build/_BuildID_`);
+ *   `', '`, a trailing quote, a template placeholder (`Chrome/0.A.B.C`, `Build/_BuildID_`,
+ *   `Chrome/{version}`, `{{.custom_user_agent}}`);
  * - a field no browser prints: a Gecko build date with a month past 12 or a day past 31
  *   (`Gecko/20174848`), `Mozilla/5.g` or `Mozilla/5.0...`, `Mozilla/5.0 Firefox/33.0` with no
  *   platform, `(compatible ;`, `rv: 42.0` or `rv 11.0`;
  * - a Windows that no browser described so: the platform and nothing after it
- *   (`Mozilla/5.0 (Windows NT 6.1; Win64; x64)`), a string cut off after `(KHTML, like Gecko)`
+ *   (`Mozilla/5.0 (Windows NT 6.1; Win64; x64)`, and likewise `Mozilla/5.0 (X11; Linux x86_64)`;
+ *   an Android tuple alone is an app's own client), a string cut off after `(KHTML, like Gecko)`
  *   (Windows has no bare web-view string, unlike macOS), an empty field (`Windows NT 6.1; )`), XP as
  *   64-bit (`NT 5.1; Win64`: XP x64 was NT 5.2), IE 11's Trident 7 on XP or Vista (IE 11 needs
  *   Windows 7), and OS X 10.6 or later on PowerPC (10.5 was the last); likewise a Linux or X11
@@ -370,9 +372,9 @@ const FABRICATED = new RegExp(
     /^Mozlila\/|\bMoblie Safari\b|\bBulid\/|\bSaari\//,
     /\bMSIE (?:[7-9]|10)\.[1-9]|\bMSIE 1[1-9]\.|\(compatible; IE \d|\bMSIE (?:[7-9]|10)\.0;(?:[^)]*;)? Windows(?: (?:XP|2000|Vista|7|8)\b|\))|\(compatible; MSIE [\d.]+;\)|\bMSIE [\d.]+; MSIE (?![^)]*\) Opera )/,
     /^Mozilla\/4\.0 \([^)]*\) AppleWebKit\/|^Mozilla\/4\.0 \([^)]*\brv:\d|^Mozilla\/[45]\.0 \([^)]*$|^Mozilla\/5\.0 (?:Windows|Macintosh|X11)\b|^Mozilla\/\d\.\d\/|\bMSIE\d/,
-    /\b(?:Safari|Firefox|Chrome)\/[\d.]+\s*Mozilla\/[45]\.0 \(|\bGecko\/\d{8} Mozilla\/5\.0 \(|\(compatible; Mozilla\/[45]\.0 \(|\bMSIE [\d.]+;[^)]*\) AppleWebKit\/|', '|^Mozilla\/[^']*'$|\/\d+\.[A-Z]\.[A-Z]\.[A-Z]\b|\bBuild\/_/,
+    /\{\{|\/\{[A-Za-z_]+\}|\b(?:Safari|Firefox|Chrome)\/[\d.]+\s*Mozilla\/[45]\.0 \(|\bGecko\/\d{8} Mozilla\/5\.0 \(|\(compatible; Mozilla\/[45]\.0 \(|\bMSIE [\d.]+;[^)]*\) AppleWebKit\/|', '|^Mozilla\/[^']*'$|\/\d+\.[A-Z]\.[A-Z]\.[A-Z]\b|\bBuild\/_/,
     /\bGecko\/\d{4}(?:00|1[3-9]|[2-9]\d)\d\d\b|\bGecko\/\d{6}(?:00|3[2-9]|[4-9]\d)\b|^Mozilla\/\d\.(?:\d+\.\.\.|[a-z])|^Mozilla\/5\.0 (?:Firefox|Chrome|Safari)\/[\d.]+$|\(compatible ;|; rv(?: |: )\d/,
-    /^Mozilla\/5\.0 \(Windows NT [\d.]+(?:; \)|(?:; (?:Win64|WOW64|x64))*\)$)|^Mozilla\/5\.0 \(Windows[^)]*\) AppleWebKit\/[\d.]+ \(KHTML, like Gecko\)$|\bWindows NT 5\.1; Win64\b|\bWindows NT (?:5\.\d|6\.0)\b[^)]*\bTrident\/7\.0|\bPPC Mac OS X 10[._](?:[6-9]|1\d)\b|^Mozilla\/5\.0 \((?:X11|Linux)(?:; [^;)]+)*; ?\)(?: Gecko)?$/,
+    /^Mozilla\/5\.0 \(Windows NT [\d.]+(?:; \)|(?:; (?:Win64|WOW64|x64))*\)$)|^Mozilla\/5\.0 \(X11(?:; [^;()]+)*\)$|^Mozilla\/5\.0 \(Windows[^)]*\) AppleWebKit\/[\d.]+ \(KHTML, like Gecko\)$|\bWindows NT 5\.1; Win64\b|\bWindows NT (?:5\.\d|6\.0)\b[^)]*\bTrident\/7\.0|\bPPC Mac OS X 10[._](?:[6-9]|1\d)\b|^Mozilla\/5\.0 \((?:X11|Linux)(?:; [^;)]+)*; ?\)(?: Gecko)?$/,
   ]
     .map((group) => group.source)
     .join('|'),
