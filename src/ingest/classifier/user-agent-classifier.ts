@@ -207,8 +207,10 @@ const BOT_EVIDENCE = /bot\b|crawl|spider|-agent\b|https?:\/\//i;
  * - HTTP libraries, and SDKs and CLIs that say so in a UA that does not pretend to be a browser
  *   (`aws-sdk-go/1.4`, `aws-cli/1.14`): a browser-shaped UA may carry "SDK" in a device name (the
  *   Android emulator's "Android SDK built for x86");
- * - package managers and developer CLIs (`pip/`, `kubectl/`, `docker/`, `Gradle/`);
- * - a language runtime's own version (`Python/3.11`, `Ruby/3.2`, `Node/20`, `Deno/1.40`) or an SDK's
+ * - package managers, developer CLIs and docs link checkers (`pip/`, `cargo/`, `git/`, `kubectl/`,
+ *   `docker/`, `Gradle/`, Sphinx's linkcheck, which signs a Firefox string with `Sphinx/7.2`);
+ * - a language runtime's own version (`Python/3.11`, `python:3.11`, `Ruby/3.2`, `Node/20`,
+ *   `Deno/1.40`, Go's `go1.21.5`) or an SDK's
  *   language tag (`Anthropic/Python 0.30`, `OpenAI/JS 4.52`, Stripe's `NodeBindings/14`), which
  *   generated API clients write and no browser or app does;
  * - screenshot, thumbnail, uptime, probe and cache-warming services, link resolvers, scanners,
@@ -226,8 +228,8 @@ const AUTOMATION = new RegExp(
   [
     /headless|phantomjs|puppeteer|playwright|selenium|webdriver|htmlunit|slimerjs|jsdom\/|\bnightmare\b|lighthouse|gtmetrix|\bYLT\b|browserless|\bAppium\b|\bMobitest\b|Zombie\.js/,
     /python-(?:requests|urllib|httpx)|\bcurl\/|\bwget\b|go-http-client|node-fetch|\baxios\/|\bokhttp\/|\bjava\/|libwww-perl|\bscrapy\b|\bdart:io\b|\bundici\b|PowerShell\/|OpenAPI-Generator\/|Swagger-Codegen\/|ReactorNetty|^(?!Mozilla\/).*(?<![a-z])(?:sdk|cli)(?![a-z])/,
-    /\b(?:pip|CPython|conda|rubygems|Bundler|kubectl|docker|Gradle|Maven|twine|ureq|Siege|WhatWeb|Mikrotik|htdig|helm|Nikto|ZAP)\/|\bNuGet\b|gitlab-(?:runner|kas)|Docker-Client\//,
-    /(?<![\w.-])(?:Python|Ruby|PHP|Perl|Node|NodeJS|Deno|Bun|Erlang|Elixir|OTP)\/\d|\/(?:Python|JS|Node|NodeJS|Ruby|PHP|Java|Go|Kotlin|Swift|Dotnet|CSharp) v?\d|\b(?:Node|Python|Ruby|PHP|Java|Go|Dotnet)Bindings\//,
+    /\b(?:pip|CPython|conda|rubygems|Bundler|cargo|git|git-lfs|ansible(?:-galaxy)?|kubectl|docker|Gradle|Maven|twine|ureq|Siege|WhatWeb|Mikrotik|htdig|helm|Nikto|ZAP|Sphinx)\/v?\d|\bNuGet\b|gitlab-(?:runner|kas)|Docker-Client\//,
+    /(?<![\w.-])(?:Python|Ruby|PHP|Perl|Node|NodeJS|Deno|Bun|Erlang|Elixir|OTP)[\/:]\d|(?<![\w.-])go ?1\.\d+(?![\w])|\/(?:Python|JS|Node|NodeJS|Ruby|PHP|Java|Go|Kotlin|Swift|Dotnet|CSharp) v?\d|\b(?:Node|Python|Ruby|PHP|Java|Go|Dotnet)Bindings\//,
     /screenshot|webthumb|thumbnail|wkhtmlto|websnapr|uptime|monitoring\b|\bprobe\b|kube-probe|\bPreload\b|link-resolver|Echoping\/|Siteimprove|acunetix|burpsuite|qualys|\bWhiteHat\b(?! Aviator)|\bSiteScope\b|\bip-label\b|\bEvaliant\b|\bMovableInk\b|\bSpamBayes\/|\bSiteCon\)/,
     /\bweb-automation\b|\bWebLoad\/|pdf\/\d|\bruby \d|^[a-z]+d \(unknown version\) CFNetwork\/|^iOS\/[\d.]+ \(\w+\) [a-z]+d\//,
     /\b(?:Safari|Chrome|Firefox)\/[\d.]+ [^(]*\(compatible; ?[A-Za-z]/,

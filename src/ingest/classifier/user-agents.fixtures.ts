@@ -388,4 +388,9 @@ export const BOTS: ReadonlyArray<readonly [string, string]> = [
   ['Twilio\'s Python SDK (a runtime\'s version)', 'twilio-python/9.0.5 (Linux x86_64) Python/3.11.4'],
   ['Azure\'s Python SDK', 'azsdk-python-storage-blob/12.19.0 Python/3.11.4 (Linux-5.15.0-1051-azure-x86_64-with-glibc2.35)'],
   ['Stripe\'s Node SDK (a language tag)', 'Stripe/v1 NodeBindings/14.0.0'],
+  ['Cargo, Rust\'s package manager', 'cargo/1.75.0 (1d8b05cdd 2023-11-20)'],
+  ['git as Apple builds it', 'git/2.39.3 (Apple Git-146)'],
+  ['Git LFS (Go\'s version)', 'git-lfs/3.4.1 (GitHub; linux amd64; go 1.21.5)'],
+  ['ansible-galaxy (Python\'s version after a colon)', 'ansible-galaxy/2.16.2 (Linux; python:3.11.6)'],
+  ['Sphinx\'s linkcheck, signing a Firefox string', 'Mozilla/5.0 (X11; Linux x86_64; rv:100.0) Gecko/20100101 Firefox/100.0 Sphinx/7.2.6'],
 ];
