@@ -210,9 +210,9 @@ const BOT_EVIDENCE = /bot\b|crawl|spider|-agent\b|https?:\/\//i;
  * - package managers, developer CLIs and docs link checkers (`pip/`, `cargo/`, `git/`, `kubectl/`,
  *   `docker/`, `Gradle/`, Sphinx's linkcheck, which signs a Firefox string with `Sphinx/7.2`);
  * - a language runtime's own version (`Python/3.11`, `python:3.11`, `Ruby/3.2`, `Node/20`,
- *   `Deno/1.40`, Go's `go1.21.5`) or an SDK's
- *   language tag (`Anthropic/Python 0.30`, `OpenAI/JS 4.52`, Stripe's `NodeBindings/14`), which
- *   generated API clients write and no browser or app does;
+ *   `Deno/1.40`, Go's `go1.21.5`) or an SDK's language tag (`Anthropic/Python 0.30`,
+ *   `OpenAI/JS 4.52`, Stripe's `NodeBindings/14`), which generated API clients write and no browser
+ *   or app does;
  * - screenshot, thumbnail, uptime, probe and cache-warming services, link resolvers, scanners,
  *   monitors, PDF renderers, load testers and web automation that sign a borrowed browser string
  *   (`WhiteHat Security`, but not WhiteHat's Aviator browser; `iOpus-Web-Automation`,
