@@ -208,11 +208,12 @@ const BOT_EVIDENCE = /bot\b|crawl|spider|-agent\b|https?:\/\//i;
  *   (`aws-sdk-go/1.4`, `aws-cli/1.14`): a browser-shaped UA may carry "SDK" in a device name (the
  *   Android emulator's "Android SDK built for x86");
  * - package managers, developer CLIs and docs link checkers (`pip/`, `cargo/`, `git/`, `kubectl/`,
- *   `docker/`, `Gradle/`, Sphinx's linkcheck, which signs a Firefox string with `Sphinx/7.2`);
+ *   `docker/`, `Gradle/`, Sphinx's linkcheck, which signs a Firefox string with `Sphinx/7.2`), and
+ *   a client named by its npm scoped package (`@skyvern/client/1.0.47`);
  * - a language runtime's own version (`Python/3.11`, `python:3.11`, `Ruby/3.2`, `Node/20`,
  *   `Deno/1.40`, Go's `go1.21.5`) or an SDK's language tag (`Anthropic/Python 0.30`,
- *   `OpenAI/JS 4.52`, Stripe's `NodeBindings/14`), which generated API clients write and no browser
- *   or app does;
+ *   `OpenAI/JS 4.52`, Stripe's `NodeBindings/14`, `mistral-client-python/`, `go-client/`), which
+ *   generated API clients write and no browser or app does;
  * - screenshot, thumbnail, uptime, probe and cache-warming services, link resolvers, scanners,
  *   monitors, PDF renderers, load testers and web automation that sign a borrowed browser string
  *   (`WhiteHat Security`, but not WhiteHat's Aviator browser; `iOpus-Web-Automation`,
@@ -228,8 +229,8 @@ const AUTOMATION = new RegExp(
   [
     /headless|phantomjs|puppeteer|playwright|selenium|webdriver|htmlunit|slimerjs|jsdom\/|\bnightmare\b|lighthouse|gtmetrix|\bYLT\b|browserless|\bAppium\b|\bMobitest\b|Zombie\.js/,
     /python-(?:requests|urllib|httpx)|\bcurl\/|\bwget\b|go-http-client|node-fetch|\baxios\/|\bokhttp\/|\bjava\/|libwww-perl|\bscrapy\b|\bdart:io\b|\bundici\b|PowerShell\/|OpenAPI-Generator\/|Swagger-Codegen\/|ReactorNetty|^(?!Mozilla\/).*(?<![a-z])(?:sdk|cli)(?![a-z])/,
-    /\b(?:pip|CPython|conda|rubygems|Bundler|cargo|git|git-lfs|ansible(?:-galaxy)?|kubectl|docker|Gradle|Maven|twine|ureq|Siege|WhatWeb|Mikrotik|htdig|helm|Nikto|ZAP|Sphinx)\/v?\d|\bNuGet\b|gitlab-(?:runner|kas)|Docker-Client\//,
-    /(?<![\w.-])(?:Python|Ruby|PHP|Perl|Node|NodeJS|Deno|Bun|Erlang|Elixir|OTP)[\/:]\d|(?<![\w.-])go ?1\.\d+(?![\w])|\/(?:Python|JS|Node|NodeJS|Ruby|PHP|Java|Go|Kotlin|Swift|Dotnet|CSharp) v?\d|\b(?:Node|Python|Ruby|PHP|Java|Go|Dotnet)Bindings\//,
+    /\b(?:pip|CPython|conda|rubygems|Bundler|cargo|git|git-lfs|ansible(?:-galaxy)?|kubectl|docker|Gradle|Maven|twine|ureq|Siege|WhatWeb|Mikrotik|htdig|helm|Nikto|ZAP|Sphinx)\/v?\d|\bNuGet\b|gitlab-(?:runner|kas)|Docker-Client\/|^@[\w.-]+\/[\w.-]+\/v?\d/,
+    /(?<![\w.-])(?:Python|Ruby|PHP|Perl|Node|NodeJS|Deno|Bun|Erlang|Elixir|OTP)[\/:]\d|(?<![\w.-])go ?1\.\d+(?![\w])|\/(?:Python|JS|Node|NodeJS|Ruby|PHP|Java|Go|Kotlin|Swift|Dotnet|CSharp) v?\d|\b(?:Node|Python|Ruby|PHP|Java|Go|Dotnet)Bindings\/|\bclient[-_](?:python|py|js|node|go|java|ruby|php|rust|dotnet)\b|\b(?:python|py|js|node|go|java|ruby|php|rust|dotnet)[-_]client\b/,
     /screenshot|webthumb|thumbnail|wkhtmlto|websnapr|uptime|monitoring\b|\bprobe\b|kube-probe|\bPreload\b|link-resolver|Echoping\/|Siteimprove|acunetix|burpsuite|qualys|\bWhiteHat\b(?! Aviator)|\bSiteScope\b|\bip-label\b|\bEvaliant\b|\bMovableInk\b|\bSpamBayes\/|\bSiteCon\)/,
     /\bweb-automation\b|\bWebLoad\/|pdf\/\d|\bruby \d|^[a-z]+d \(unknown version\) CFNetwork\/|^iOS\/[\d.]+ \(\w+\) [a-z]+d\//,
     /\b(?:Safari|Chrome|Firefox)\/[\d.]+ [^(]*\(compatible; ?[A-Za-z]/,
@@ -389,12 +390,13 @@ const FABRICATED_CASED =
 
 /**
  * Every browser since Mosaic sends `Name/version` or a parenthesised platform: words without
- * either are not one, nor is a `Mozilla/x (compatible; …)` tuple that names neither a browser
+ * either are not one, nor is one token without a digit (`camel-ai/searxng-toolkit`,
+ * `@mixedbread-ai/unstructured`, `actions/tool-cache`), nor a `Mozilla/x (compatible; …)` tuple that names neither a browser
  * (MSIE, Konqueror) nor an operating system (`(compatible; evc-batch/2.0)`). Asked after the agent
  * list, which has bare names such as `anthropic-ai`, and after isbot.
  */
 const NOT_A_BROWSER =
-  /^[^/(]*$|^Mozilla\/\d\.\d+ \(compatible;(?![^)]*\b(?:MSIE|Konqueror|Windows|Win(?:98|95|NT|16|32|64)|Macintosh|Mac_PowerPC|Mac OS|Linux|Android|iPhone|iPad|iOS|X11|BlackBerry|Symbian|SymbOS|Nokia|Series ?60|Opera|CrOS|FreeBSD|OpenBSD|NetBSD|SunOS|Unix|Tizen|KAIOS|PlayStation|Nintendo|Xbox|AmigaOS|MorphOS|BeOS|Haiku|Syllable|Brew|RISC OS)(?![a-z]))[^)]*\)/i;
+  /^[^/(]*$|^[^\s(\d]*$|^Mozilla\/\d\.\d+ \(compatible;(?![^)]*\b(?:MSIE|Konqueror|Windows|Win(?:98|95|NT|16|32|64)|Macintosh|Mac_PowerPC|Mac OS|Linux|Android|iPhone|iPad|iOS|X11|BlackBerry|Symbian|SymbOS|Nokia|Series ?60|Opera|CrOS|FreeBSD|OpenBSD|NetBSD|SunOS|Unix|Tizen|KAIOS|PlayStation|Nintendo|Xbox|AmigaOS|MorphOS|BeOS|Haiku|Syllable|Brew|RISC OS)(?![a-z]))[^)]*\)/i;
 
 const DESKTOP_OSES = new Set([
   'Windows', 'Mac OS', 'macOS', 'Linux', 'Ubuntu', 'Debian', 'Fedora', 'Mint', 'Arch', 'Gentoo', 'SUSE', 'openSUSE',
