@@ -24,6 +24,8 @@ interface RegistryAgent {
   category: Category;
   tokens: string[];
   match?: Match;
+  /** The names CLIs and SDKs give this agent when it runs them (`agent-name/claude_code`, `agent=claude`): lower case, `-` for `_`. */
+  markers?: string[];
   docs: string | null;
   ranges: string[];
   sources: string[];
@@ -51,10 +53,18 @@ const problems: string[] = [];
 
 // 1. Each agent is complete and unambiguous.
 const tokenOwner = new Map<string, string>();
+const markerOwner = new Map<string, string>();
 for (const a of registry.agents) {
   if (!CATEGORIES.includes(a.category)) problems.push(`${a.name}: category "${a.category}" is not one of ${CATEGORIES.join(', ')}`);
   if (!a.operator) problems.push(`${a.name}: no operator`);
-  if (a.tokens.length === 0) problems.push(`${a.name}: no tokens`);
+  // An agent that sends no UA of its own (Kiro, Windsurf) is known by the marker a CLI run by it writes.
+  if (a.tokens.length === 0 && !a.markers?.length) problems.push(`${a.name}: no tokens and no markers`);
+  for (const m of a.markers ?? []) {
+    if (!/^[a-z][a-z0-9.-]*$/.test(m)) problems.push(`${a.name}: marker "${m}" is not lower case with "-" for "_"`);
+    const owner = markerOwner.get(m);
+    if (owner !== undefined) problems.push(`marker "${m}" belongs to both ${owner} and ${a.name}`);
+    markerOwner.set(m, a.name);
+  }
   for (const t of a.tokens) {
     const owner = tokenOwner.get(t.toLowerCase());
     if (owner !== undefined && owner !== a.name) problems.push(`token "${t}" belongs to both ${owner} and ${a.name}`);
@@ -101,6 +111,7 @@ const out = {
     // A word token matches in any case: one spelling of it is enough at run time.
     tokens: (a.match ?? 'word') === 'word' ? a.tokens.filter((t, i) => a.tokens.findIndex((u) => u.toLowerCase() === t.toLowerCase()) === i) : a.tokens,
     ...(a.match && a.match !== 'word' ? { match: a.match } : {}),
+    ...(a.markers?.length ? { markers: a.markers } : {}),
     ...(a.ranges.length ? { ranges: a.ranges } : {}),
   })),
 };

@@ -66,6 +66,31 @@ describe('classifyUserAgent', () => {
       expect(classifyUserAgent(ua).class).toBe('bot');
     });
 
+    // What each CLI writes, filled in from its own code (firebase-tools src/apiv2.ts, stripe-cli
+    // pkg/useragent, slack-cli internal/useragent, pulumi pkg/backend/httpstate/client/api.go,
+    // superfly/client-signals go/transport.go, databricks-sdk-go useragent/agent.go,
+    // huggingface_hub utils/_headers.py, botocore's exec-env under Amazon Q's AWS_EXECUTION_ENV).
+    it.each([
+      ['FirebaseCLI/15.28.1 agent-name/claude_code', 'Claude-Code', 'Anthropic'],
+      ['FirebaseMCP/15.28.1 agent-name/claude-code_2-1-227_agent', 'Claude-Code', 'Anthropic'],
+      ['Stripe/v1 stripe-cli/v1.50.4 AIAgent/codex_cli', 'Codex', 'OpenAI'],
+      ['slack-cli/v4.5.0 (os: linux) AI-Agent (name: cursor)', 'Cursor', 'Anysphere'],
+      ['pulumi-cli/1 (v3.259.0; linux; cmd=up; agent=claude)', 'Claude-Code', 'Anthropic'],
+      ['flyctl/0.4.87 (interactive=false; parent=node; agent=gemini-cli)', 'Google-Gemini-CLI', 'Google'],
+      ['flyctl/0.4.87 (interactive=false; parent=node; agent=kiro)', 'Kiro', 'Amazon'],
+      ['cli/1.13.0 databricks-sdk-go/0.175.0 go/1.25.0 os/linux cmd/bundle_deploy auth/pat agent/windsurf', 'Windsurf', 'Cognition'],
+      ['huggingface-cli/1.28.0; hf_hub/1.28.0; python/3.12.3; agent/github-copilot', 'GitHub Copilot', 'GitHub'],
+      ['aws-cli/2.27.0 ua/2.1 os/linux#6.8 lang/python#3.13.2 exec-env/AmazonQ-For-CLI-Version-1.12.0 md/command#s3.ls', 'Amazon Q Developer', 'Amazon'],
+    ])('a CLI run by a coding agent is that agent: %s', (ua, agent, operator) => {
+      expect(classifyUserAgent(ua)).toMatchObject({ class: 'ai', aiAgent: agent, aiOperator: operator, aiCategory: 'agent' });
+    });
+
+    it('names an agent the marker table lacks as the CLI does, and reads no other exec-env as an agent', () => {
+      expect(classifyUserAgent('flyctl/0.4.87 (interactive=false; parent=node; agent=openclaw)')).toMatchObject({ class: 'ai', aiAgent: 'openclaw', aiCategory: 'agent' });
+      expect(classifyUserAgent('aws-cli/2.27.0 ua/2.1 os/linux#6.8 exec-env/AWS_Lambda_python3.12').class).toBe('bot');
+      expect(classifyUserAgent('FirebaseCLI/15.28.1').class).toBe('bot');
+    });
+
     it('keeps case where another operator owns the other spelling', () => {
       expect(classifyUserAgent('Mozilla/5.0 (compatible; ExaBot/1.0; +https://exa.ai)')).toMatchObject({ class: 'ai', aiAgent: 'ExaBot' });
       expect(classifyUserAgent('Mozilla/5.0 (compatible; Exabot/3.0; +http://www.exabot.com/go/robot)').class).toBe('bot');
@@ -522,12 +547,18 @@ describe('classifyUserAgent', () => {
   });
 
   describe('the agent list', () => {
-    it('gives every agent a known category, a name and at least one token', () => {
-      for (const agent of agentsFile.agents) {
+    it('gives every agent a known category, a name and a token or a CLI marker', () => {
+      for (const agent of agentsFile.agents as Array<{ category: string; name: string; tokens: string[]; markers?: string[] }>) {
         expect(CATEGORIES).toContain(agent.category);
         expect(agent.name).not.toBe('');
-        expect(agent.tokens.length).toBeGreaterThan(0);
+        expect(agent.tokens.length + (agent.markers?.length ?? 0)).toBeGreaterThan(0);
       }
+    });
+
+    it('never lists a CLI marker twice', () => {
+      const markers = AGENTS.flatMap((agent) => agent.markers ?? []);
+      expect(markers.length).toBeGreaterThan(30);
+      expect(new Set(markers).size).toBe(markers.length);
     });
 
     it('never lists a token twice', () => {

@@ -40,6 +40,8 @@ export interface AiAgent {
   category: AiCategory;
   tokens: string[];
   match?: MatchMode;
+  /** The names CLIs and SDKs give this agent when it runs them (lower case, `-` for `_`): see AGENT_MARKER. */
+  markers?: string[];
   /** Ids of the operator's published IP range lists that this agent's traffic comes from. */
   ranges?: string[];
 }
@@ -438,6 +440,30 @@ function findAiAgent(userAgent: string): AiAgent | undefined {
 /** What the sender says of itself: the UA without its URLs, e-mail addresses and host names. */
 const selfDescription = (userAgent: string): string => userAgent.replace(URLS_AND_ADDRESSES, ' ');
 
+/**
+ * A CLI or SDK that a coding agent runs says so in its UA (2026; the agent is read from env vars
+ * such as CLAUDECODE, CURSOR_AGENT or AI_AGENT): Firebase's `agent-name/claude_code`, Stripe's
+ * `AIAgent/claude_code`, Slack's `AI-Agent (name: cursor)`, Pulumi's and Fly's `agent=claude`,
+ * Databricks' and Hugging Face's `agent/codex`, and the AWS SDKs' `exec-env/AmazonQ-For-CLI…` under
+ * Amazon Q. The request is then the agent's (classification.md §1, `agent`), named by the marker
+ * table in the agent list; a name the table lacks is that unlisted agent, as the CLI says.
+ */
+const AGENT_MARKER = /(?:^|[\s;(,])(?:agent-name\/|AIAgent\/|AI-Agent \(name: |Coding-Agent\/|agent[=:/]|exec-env\/(?=AmazonQ))([A-Za-z][\w.@-]*)/;
+/** Longest first, so `claude-code_2-1-227_agent` is Claude Code before `claude` is tried. */
+const MARKERS: ReadonlyArray<readonly [string, Classification]> = AGENTS.flatMap((agent) =>
+  (agent.markers ?? []).map((marker) => [marker, aiResult({ ...agent, category: 'agent' })] as const),
+).sort(([a], [b]) => b.length - a.length);
+
+function agentMarked(userAgent: string): Classification | undefined {
+  const value = AGENT_MARKER.exec(userAgent)?.[1];
+  if (!value) return undefined;
+  const said = value.toLowerCase().replace(/_/g, '-');
+  const known = MARKERS.find(([marker]) => said === marker || (said.startsWith(marker) && !/[a-z0-9]/.test(said[marker.length])));
+  if (known) return known[1];
+  const name = value.replace(/@.*$/, '').slice(0, 64);
+  return aiResult({ name, category: 'agent', operator: name });
+}
+
 /** For automation already known to be a bot: an AI agent that says so but is in no list. */
 export function unlistedAiAgent(userAgent: string): Classification | undefined {
   const said = selfDescription(userAgent);
@@ -484,8 +510,9 @@ function classify(userAgent: string): Classification {
   if (userAgent.length > MAX_CLASSIFIED_USER_AGENT_LENGTH || GARBAGE.test(userAgent) || HOMOGLYPH.test(userAgent)) return BOT;
 
   // Before any bot test: isbot counts AI agents as bots.
+  // A CLI's agent marker names who is acting, before a token the CLI's own name may hold (`agent/github-copilot`).
   const agent = findAiAgent(userAgent);
-  if (agent) return aiResult(agent);
+  if (agent) return agentMarked(userAgent) ?? aiResult(agent);
 
   if (!BOT_EVIDENCE.test(userAgent)) {
     const inApp = (userAgent.startsWith('Mozilla/') || userAgent.startsWith('Opera/')) && IN_APP_BROWSERS.find(([, pattern]) => pattern.test(userAgent));
@@ -503,7 +530,7 @@ function classify(userAgent: string): Classification {
     FABRICATED_CASED.test(userAgent) ||
     RUNTIME_PLATFORM.test(userAgent) ||
     NOT_A_BROWSER.test(userAgent);
-  if (automation) return unlistedAiAgent(userAgent) ?? BOT;
+  if (automation) return agentMarked(userAgent) ?? unlistedAiAgent(userAgent) ?? BOT;
   return human(userAgent, undefined);
 }
 
