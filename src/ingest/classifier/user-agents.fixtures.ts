@@ -270,6 +270,8 @@ export const HUMANS: ReadonlyArray<readonly [string, string]> = [
   ['Slack desktop (Electron)', 'Mozilla/5.0 (Windows NT 10.0.18362; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Slack/4.4.2 Chrome/78.0.3904.130 Electron/7.2.1 Safari/537.36 WindowsStore/10.0.18362 Sonic Slack_SSB/4.4.2'],
   ['VS Code built-in browser', 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Code/1.96.2 Chrome/128.0.6613.186 Electron/32.2.6 Safari/537.36'],
   // In-app browsers
+  ['the Facebook app\'s own client on a Pixel (isbot reads FBMF/Google)', '[FBAN/FB4A;FBAV/520.0.0.15.99;FBBV/754686583;FBDM/{density=2.25,width=1008,height=2244};FBLC/en_GB;FBRV/0;FBCR/iD;FBMF/Google;FBBD/google;FBPN/com.facebook.katana;FBDV/Pixel 9 Pro XL;FBSV/16;FBOP/1;FBCA/arm64-v8a:;]'],
+  ['the Facebook app\'s own client, a carrier without a space (device-detector\'s fixture)', '[FBAN/FB4A;FBAV/80.0.0.21.65;FBBV/31390006;FBDM/{density=1.5,width=480,height=786};FBLC/pt_BR;FBCR/VIVO;FBMF/LGE;FBBD/lge;FBPN/com.facebook.katana;FBDV/LG-H342;FBSV/5.0.1;FBOP/19;FBCA/armeabi-v7a:armeabi;]'],
   [
     'Facebook iOS',
     'Mozilla/5.0 (iPhone; CPU iPhone OS 11_4_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15G77 [FBAN/FBIOS;FBAV/183.0.0.41.81;FBBV/119182652;FBDV/iPhone6,2;FBMD/iPhone;FBSN/iOS;FBSV/11.4.1;FBSS/2;FBCR/VIVO;FBID/phone;FBLC/pt_BR;FBOP/5;FBRV/0]',
