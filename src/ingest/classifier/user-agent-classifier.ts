@@ -92,7 +92,9 @@ const HOMOGLYPH = /[A-Za-z][\u0370-\u03ff\u0400-\u04ff]|[\u0370-\u03ff\u0400-\u0
  *   `-AI` part (`Character-AI/1.0`, `UdV-AI-Research/1.0`); the whole token: a name that runs on
  *   (`AI-Crawler-Blocklist`, `AICrawlerAccessToolkit`) is a tool named after AI crawlers;
  * - a product named after a model or assistant (`GeminiFetcher`, `LlamaCrawler/2`), capitalised as
- *   the vendors write them;
+ *   the vendors write them, or after what only AI products are: a Model Context Protocol server
+ *   (`mcp-server-airbnb/0.3`, `pubmed-mcp-server`, `MCP/0.1`: it fetches because a model called
+ *   it), a deep-research agent (`Deep-Research-Bot/1.0`);
  * - what the sender says of itself outside its URLs: the words AI, LLM, GPT, GenAI, RAG, "language
  *   model", "machine learning", "artificial intelligence", "training data", "dataset";
  * - an AI operator's domain in its URL or e-mail address: a curated list naming the operator, then
@@ -105,6 +107,8 @@ const HOMOGLYPH = /[A-Za-z][\u0370-\u03ff\u0400-\u04ff]|[\u0370-\u03ff\u0400-\u0
 const AI_NAMED = /(?<![A-Za-z0-9])([A-Za-z0-9]*(?:AI|GPT|LLM)[-_]?(?:Bot|Crawler|Spider|Agent|User|Fetcher|SearchBot|Search|Indexer|Index))(?![A-Za-z]|[-_][A-Za-z])|(?<![\w.-])([A-Za-z0-9]+(?:[-_][A-Za-z0-9]+)*[-_]AI(?:[-_][A-Za-z0-9]+)*)\/\d/;
 const AI_MODEL_NAMED =
   /(?<![A-Za-z0-9])([A-Za-z0-9]*(?:Claude|Gemini|ChatGPT|Copilot|Grok|Llama|Mistral|Qwen|DeepSeek|Kimi|Doubao|Hunyuan|Perplexity|Anthropic|OpenAI|Cohere)[A-Za-z0-9]*(?:[-_][A-Za-z][A-Za-z0-9]*)*)(?![a-z])/;
+const AI_TOOL_NAMED =
+  /(?<![\w.-])((?:[A-Za-z0-9]+[-_])*(?:mcp|MCP)(?:[-_][A-Za-z0-9]+)*)(?=[/\s;)]|$)|(?<![\w.-])((?:[A-Za-z0-9]+[-_])*Deep-?Research(?:[-_][A-Za-z0-9]+)*)(?![\w])/;
 /** The acronyms in capitals only: "ai" in lower case is an Italian word, a name, a path segment. */
 const AI_SELF_DESCRIBED = /(?<![\w-])(?:AI|LLMs?|GPT|GenAI|RAG)(?![\w-])|\b(?:[Aa]rtificial [Ii]ntelligence|[Ll]anguage [Mm]odels?|[Mm]achine [Ll]earning|[Tt]raining [Dd]ata|[Dd]ata ?[Ss]ets?)\b/;
 const NOT_AN_AI_PURPOSE =
@@ -474,7 +478,7 @@ function agentMarked(userAgent: string): Classification | undefined {
 /** For automation already known to be a bot: an AI agent that says so but is in no list. */
 export function unlistedAiAgent(userAgent: string): Classification | undefined {
   const said = selfDescription(userAgent);
-  const named = AI_NAMED.exec(said) ?? AI_MODEL_NAMED.exec(said);
+  const named = AI_NAMED.exec(said) ?? AI_MODEL_NAMED.exec(said) ?? AI_TOOL_NAMED.exec(said);
   const domain = aiDomainOperator(userAgent);
   const describesAi = AI_SELF_DESCRIBED.test(said);
   const aiHost = AI_TLD_HOST.exec(userAgent)?.[1].toLowerCase();

@@ -230,6 +230,12 @@ export const AI_AGENTS: ReadonlyArray<readonly [string, string, AiCategory]> = [
   ['DSPy/3.1.3', 'DSPy', 'other'],
   ['litellm/1.74.0', 'LiteLLM', 'other'],
   ['bolt.diy', 'bolt.diy', 'agent'],
+  // Unlisted: a Model Context Protocol server, a deep-research agent (named after the product).
+  ['mcp-server-airbnb/0.3.0 (+https://github.com/openbnb-org/mcp-server-airbnb)', 'mcp-server-airbnb', 'other'],
+  ['pubmed-mcp-server (+https://github.com/cyanheads/pubmed-mcp-server)', 'pubmed-mcp-server', 'other'],
+  ['mongodb-atlas-mcp-remote/1.0.0 (win32; x64)', 'mongodb-atlas-mcp-remote', 'other'],
+  ['MCP/0.1 (+https://github.com/just-every/mcp-read-website-fast)', 'MCP', 'other'],
+  ['Deep-Research-Bot/1.0', 'Deep-Research-Bot', 'other'],
   // Seen in the wild by those who log AI traffic: ChatGPT calling a site's MCP server (ffscz/AllStat)
   // and Claude Code's web fetch, which writes no version after Claude-User (Guilhermefds/lettertoafutureai).
   ['openai-mcp/1.0.0', 'ChatGPT MCP client', 'assistant'],
@@ -445,7 +451,7 @@ export const BOTS: ReadonlyArray<readonly [string, string]> = [
   ['a fetcher whose contact is a bare host', 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) Safari/605.1.15; +pagedigest.io/about'],
   ['MinIO\'s JavaScript client (Node\'s process.platform and process.arch)', 'MinIO (linux; x64) minio-js/8.0.1'],
   ['a VS Code extension\'s HTTP client', 'VSCode-Heroku-Extension/1.0.0 (darwin; arm64) VSCode/1.95.0'],
-  ['an MCP server\'s HTTP client', 'mongodb-atlas-mcp-remote/1.0.0 (win32; x64)'],
+  ['a Node client (Node\'s process.platform and process.arch)', 'docs-sync/1.0.0 (win32; x64)'],
   ['a Kubernetes client (client-go\'s default: Go\'s GOOS/GOARCH)', 'velero/v1.12.0 (linux/amd64) kubernetes/5b1b8d0'],
   ['Twilio\'s Python SDK (a runtime\'s version)', 'twilio-python/9.0.5 (Linux x86_64) Python/3.11.4'],
   ['Azure\'s Python SDK', 'azsdk-python-storage-blob/12.19.0 Python/3.11.4 (Linux-5.15.0-1051-azure-x86_64-with-glibc2.35)'],
