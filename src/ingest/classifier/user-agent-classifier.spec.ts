@@ -156,6 +156,10 @@ describe('classifyUserAgent', () => {
       ['an AI operator\'s domain', 'Mozilla/5.0 (compatible; PageFetcher/1.0; +https://huggingface.co/bot)', 'PageFetcher', 'Hugging Face'],
       ['a .ai host', 'Mozilla/5.0 (compatible; Zorbot/1.0; +https://zor.ai/bot)', 'Zorbot', 'zor.ai'],
       ['not a browser, on a .ai host', 'Zor site reader zor.ai', 'zor.ai', 'zor.ai'],
+      ['LLM as the end of its name', 'FoxLLM/2.3.0', 'FoxLLM', 'FoxLLM'],
+      ['GPT as the end of its name', 'Mozilla/5.0 (compatible; NotesGPT/1.0; +https://example.com)', 'NotesGPT', 'NotesGPT'],
+      ['AGI as a part of its name', 'Zor-AGI/1.1 (https://example.com)', 'Zor-AGI', 'Zor-AGI'],
+      ['an MCP server', 'weather-mcp-server/0.4.1 (+https://github.com/example/weather-mcp-server)', 'weather-mcp-server', 'weather-mcp-server'],
     ])('unlisted, %s → ai other', (_what, ua, agent, operator) => {
       expect(classifyUserAgent(ua)).toMatchObject({ class: 'ai', aiCategory: 'other', aiAgent: agent, aiOperator: operator });
     });
@@ -170,6 +174,8 @@ describe('classifyUserAgent', () => {
       ['a blocklist named after AI crawlers', 'AI-Crawler-Blocklist/0.1 (+https://github.com/ipanalytics/AI-Crawler-Blocklist)'],
       ['a blocker\'s backend named after AI crawlers', 'AI-Crawler-Guard-Backend/1.0'],
       ['a checker whose name runs on past "AICrawler"', 'AICrawlerAccessToolkit/1.0'],
+      ['LLM inside a word', 'LLMNR-scanner/1.0 (+https://example.com)'],
+      ['a word that only contains the letters', 'Tallman/1.0 (+https://example.com)'],
     ])('%s stays a bot', (_what, ua) => {
       expect(classifyUserAgent(ua).class).toBe('bot');
     });

@@ -109,8 +109,12 @@ const AI_MODEL_NAMED =
   /(?<![A-Za-z0-9])([A-Za-z0-9]*(?:Claude|Gemini|ChatGPT|Copilot|Grok|Llama|Mistral|Qwen|DeepSeek|Kimi|Doubao|Hunyuan|Perplexity|Anthropic|OpenAI|Cohere)[A-Za-z0-9]*(?:[-_][A-Za-z][A-Za-z0-9]*)*)(?![a-z])/;
 const AI_TOOL_NAMED =
   /(?<![\w.-])((?:[A-Za-z0-9]+[-_])*(?:mcp|MCP)(?:[-_][A-Za-z0-9]+)*)(?=[/\s;)]|$)|(?<![\w.-])((?:[A-Za-z0-9]+[-_])*Deep-?Research(?:[-_][A-Za-z0-9]+)*)(?![\w])/;
-/** The acronyms in capitals only: "ai" in lower case is an Italian word, a name, a path segment. */
-const AI_SELF_DESCRIBED = /(?<![\w-])(?:AI|LLMs?|GPT|GenAI|RAG)(?![\w-])|\b(?:[Aa]rtificial [Ii]ntelligence|[Ll]anguage [Mm]odels?|[Mm]achine [Ll]earning|[Tt]raining [Dd]ata|[Dd]ata ?[Ss]ets?)\b/;
+/**
+ * The acronyms in capitals only: "ai" in lower case is an Italian word, a name, a path segment. LLM,
+ * GPT and AGI also as the last part of a product's name (`AnythingLLM/1.16`, `DocsGPT`, `Big-AGI`),
+ * and `llm` as a whole name (Simon Willison's `llm/0.32`).
+ */
+const AI_SELF_DESCRIBED = /(?<![\w-])(?:AI|LLMs?|GPT|GenAI|RAG)(?![\w-])|(?<=[a-z])(?:LLM|GPT|AGI)(?![A-Za-z])|(?<![A-Za-z0-9])(?:AGI(?![A-Za-z])|llm(?![\w-]))|\b(?:[Aa]rtificial [Ii]ntelligence|[Ll]anguage [Mm]odels?|[Mm]achine [Ll]earning|[Tt]raining [Dd]ata|[Dd]ata ?[Ss]ets?)\b/;
 const NOT_AN_AI_PURPOSE =
   /preview|unfurl|embed|monitor|uptime|status|scann|secur|\bseo\b|audit|accessib|\bfeed|\brss\b|validat|nutch|heritrix|search ?engine/i;
 // Addresses and host names are matched from the start of their token only: tried from every
