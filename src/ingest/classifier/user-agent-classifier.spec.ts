@@ -160,6 +160,10 @@ describe('classifyUserAgent', () => {
       ['GPT as the end of its name', 'Mozilla/5.0 (compatible; NotesGPT/1.0; +https://example.com)', 'NotesGPT', 'NotesGPT'],
       ['AGI as a part of its name', 'Zor-AGI/1.1 (https://example.com)', 'Zor-AGI', 'Zor-AGI'],
       ['an MCP server', 'weather-mcp-server/0.4.1 (+https://github.com/example/weather-mcp-server)', 'weather-mcp-server', 'weather-mcp-server'],
+      ['AI as the end of its name', 'ZorAI/1.0 (+https://example.edu)', 'ZorAI', 'ZorAI'],
+      ['RAG as the end of its name', 'docs-rag/0.2 (+https://example.com)', 'docs-rag', 'docs-rag'],
+      ['a chatbot', 'ZorChatbot/1.0 (+https://example.com)', 'ZorChatbot', 'ZorChatbot'],
+      ['a summarizer', 'Mozilla/5.0 (compatible; ZorSummarizer/1.0)', 'ZorSummarizer', 'ZorSummarizer'],
     ])('unlisted, %s → ai other', (_what, ua, agent, operator) => {
       expect(classifyUserAgent(ua)).toMatchObject({ class: 'ai', aiCategory: 'other', aiAgent: agent, aiOperator: operator });
     });
@@ -176,6 +180,8 @@ describe('classifyUserAgent', () => {
       ['a checker whose name runs on past "AICrawler"', 'AICrawlerAccessToolkit/1.0'],
       ['LLM inside a word', 'LLMNR-scanner/1.0 (+https://example.com)'],
       ['a word that only contains the letters', 'Tallman/1.0 (+https://example.com)'],
+      ['"ai" and "rag" inside words', 'Shanghai-Storage-sync/1.0 (+https://example.cn)'],
+      ['RAG starting a word', 'RAGE-monitor/2.0 (+https://example.com)'],
     ])('%s stays a bot', (_what, ua) => {
       expect(classifyUserAgent(ua).class).toBe('bot');
     });

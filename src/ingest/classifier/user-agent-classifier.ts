@@ -111,10 +111,12 @@ const AI_TOOL_NAMED =
   /(?<![\w.-])((?:[A-Za-z0-9]+[-_])*(?:mcp|MCP)(?:[-_][A-Za-z0-9]+)*)(?=[/\s;)]|$)|(?<![\w.-])((?:[A-Za-z0-9]+[-_])*Deep-?Research(?:[-_][A-Za-z0-9]+)*)(?![\w])/;
 /**
  * The acronyms in capitals only: "ai" in lower case is an Italian word, a name, a path segment. LLM,
- * GPT and AGI also as the last part of a product's name (`AnythingLLM/1.16`, `DocsGPT`, `Big-AGI`),
- * and `llm` as a whole name (Simon Willison's `llm/0.32`).
+ * GPT, AGI, AI and RAG also as the last part of a product's name (`AnythingLLM/1.16`, `DocsGPT`,
+ * `Big-AGI`, `HawkAI/1.0`, `MoRAG/1.0`, `Parrot-RAG`, `recipe-bm25-rag`), `llm` as a whole name
+ * (Simon Willison's `llm/0.32`), and what only AI software calls itself today: a chatbot, a
+ * summarizer, agentic.
  */
-const AI_SELF_DESCRIBED = /(?<![\w-])(?:AI|LLMs?|GPT|GenAI|RAG)(?![\w-])|(?<=[a-z])(?:LLM|GPT|AGI)(?![A-Za-z])|(?<![A-Za-z0-9])(?:AGI(?![A-Za-z])|llm(?![\w-]))|\b(?:[Aa]rtificial [Ii]ntelligence|[Ll]anguage [Mm]odels?|[Mm]achine [Ll]earning|[Tt]raining [Dd]ata|[Dd]ata ?[Ss]ets?)\b/;
+const AI_SELF_DESCRIBED = /(?<![\w-])(?:AI|LLMs?|GPT|GenAI|RAG)(?![\w-])|(?<=[a-z])(?:LLM|GPT|AGI|AI|RAG)(?![A-Za-z])|(?<![A-Za-z0-9])(?:AGI(?![A-Za-z])|llm(?![\w-])|RAG(?![A-Za-z]))|[-_]rag(?![A-Za-z0-9])|[Cc]hat[Bb]ot|[Ss]ummari[sz]er|[Aa]gentic|\b(?:[Aa]rtificial [Ii]ntelligence|[Ll]anguage [Mm]odels?|[Mm]achine [Ll]earning|[Tt]raining [Dd]ata|[Dd]ata ?[Ss]ets?)\b/;
 const NOT_AN_AI_PURPOSE =
   /preview|unfurl|embed|monitor|uptime|status|scann|secur|\bseo\b|audit|accessib|\bfeed|\brss\b|validat|nutch|heritrix|search ?engine/i;
 // Addresses and host names are matched from the start of their token only: tried from every
