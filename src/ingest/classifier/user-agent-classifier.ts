@@ -410,12 +410,13 @@ const FABRICATED_CASED =
 /**
  * Every browser since Mosaic sends `Name/version` or a parenthesised platform: words without
  * either are not one, nor is one token without a digit (`camel-ai/searxng-toolkit`,
- * `@mixedbread-ai/unstructured`, `actions/tool-cache`), nor a `Mozilla/x (compatible; …)` tuple that names neither a browser
+ * `@mixedbread-ai/unstructured`, `actions/tool-cache`), nor a `Mozilla/x (compatible; …)` tuple
+ * (or a lone `Mozilla/x (…; compatible)`, Oh Dear's) that names neither a browser
  * (MSIE, Konqueror) nor an operating system (`(compatible; evc-batch/2.0)`). Asked after the agent
  * list, which has bare names such as `anthropic-ai`, and after isbot.
  */
 const NOT_A_BROWSER =
-  /^[^/(]*$|^[^\s(\d]*$|^Mozilla\/\d\.\d+ \(compatible;(?![^)]*\b(?:MSIE|Konqueror|Windows|Win(?:98|95|NT|16|32|64)|Macintosh|Mac_PowerPC|Mac OS|Linux|Android|iPhone|iPad|iOS|X11|BlackBerry|Symbian|SymbOS|Nokia|Series ?60|Opera|CrOS|FreeBSD|OpenBSD|NetBSD|SunOS|Unix|Tizen|KAIOS|PlayStation|Nintendo|Xbox|AmigaOS|MorphOS|BeOS|Haiku|Syllable|Brew|RISC OS)(?![a-z]))[^)]*\)/i;
+  /^[^/(]*$|^[^\s(\d]*$|^Mozilla\/\d\.\d+ \((?:compatible;|(?=[^)]*; ?compatible\)$))(?![^)]*\b(?:MSIE|Konqueror|Windows|Win(?:98|95|NT|16|32|64)|Macintosh|Mac_PowerPC|Mac OS|Linux|Android|iPhone|iPad|iOS|X11|BlackBerry|Symbian|SymbOS|Nokia|Series ?60|Opera|CrOS|FreeBSD|OpenBSD|NetBSD|SunOS|Unix|Tizen|KAIOS|PlayStation|Nintendo|Xbox|AmigaOS|MorphOS|BeOS|Haiku|Syllable|Brew|RISC OS)(?![a-z]))[^)]*\)/i;
 
 const DESKTOP_OSES = new Set([
   'Windows', 'Mac OS', 'macOS', 'Linux', 'Ubuntu', 'Debian', 'Fedora', 'Mint', 'Arch', 'Gentoo', 'SUSE', 'openSUSE',

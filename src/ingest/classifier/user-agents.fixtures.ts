@@ -459,6 +459,7 @@ export const BOTS: ReadonlyArray<readonly [string, string]> = [
   ['a client named by its npm scoped package (Skyvern-AI/skyvern skyvern-ts/client/src/Client.ts)', '@skyvern/client/1.0.47'],
   ['one token without a version (agent0ai/agent-zero helpers/document_query.py)', '@mixedbread-ai/unstructured'],
   ['one token without a version (GitHub\'s actions/tool-cache)', 'actions/tool-cache'],
+  ['a lone tuple ending in compatible (Oh Dear\'s crawler, its docs)', 'Mozilla/5.0 (OhDearApp; compatible)'],
   ['an API client that names its language (a made-up name in that shape)', 'acme-client-python/2.1.0'],
   ['Cargo, Rust\'s package manager', 'cargo/1.75.0 (1d8b05cdd 2023-11-20)'],
   ['git as Apple builds it', 'git/2.39.3 (Apple Git-146)'],
