@@ -560,7 +560,7 @@ describe('classifyUserAgent', () => {
 
   describe('the agent list', () => {
     it('gives every agent a known category, a name and a token or a CLI marker', () => {
-      for (const agent of agentsFile.agents as Array<{ category: string; name: string; tokens: string[]; markers?: string[] }>) {
+      for (const agent of AGENTS) {
         expect(CATEGORIES).toContain(agent.category);
         expect(agent.name).not.toBe('');
         expect(agent.tokens.length + (agent.markers?.length ?? 0)).toBeGreaterThan(0);

@@ -434,6 +434,8 @@ const BOT: Classification = Object.freeze({ ...EMPTY, class: 'bot' });
 
 const aiResult = (agent: Pick<AiAgent, 'name' | 'category' | 'operator'>): Classification =>
   Object.freeze({ ...EMPTY, class: 'ai', aiAgent: agent.name, aiCategory: agent.category, aiOperator: agent.operator });
+/** The agent acting for a user (category `agent`), whatever its own entry's category: a signed request, a CLI it runs. */
+const actingAgentResult = (agent: Pick<AiAgent, 'name' | 'operator'>): Classification => aiResult({ ...agent, category: 'agent' });
 
 /** The first match of a global pattern at or after 0, as [index, matched token]. */
 function firstMatch(pattern: RegExp, userAgent: string, group: number): [number, string] | undefined {
@@ -469,7 +471,7 @@ const selfDescription = (userAgent: string): string => userAgent.replace(URLS_AN
 const AGENT_MARKER = /(?:^|[\s;(,])(?:agent-name\/|AIAgent\/|AI-Agent \(name: |Coding-Agent\/|agent[=:/]|exec-env\/(?=AmazonQ))([A-Za-z][\w.@-]*)/;
 /** Longest first, so `claude-code_2-1-227_agent` is Claude Code before `claude` is tried. */
 const MARKERS: ReadonlyArray<readonly [string, Classification]> = AGENTS.flatMap((agent) =>
-  (agent.markers ?? []).map((marker) => [marker, aiResult({ ...agent, category: 'agent' })] as const),
+  (agent.markers ?? []).map((marker) => [marker, actingAgentResult(agent)] as const),
 ).sort(([a], [b]) => b.length - a.length);
 
 function agentMarked(userAgent: string): Classification | undefined {
@@ -479,7 +481,7 @@ function agentMarked(userAgent: string): Classification | undefined {
   const known = MARKERS.find(([marker]) => said === marker || (said.startsWith(marker) && !/[a-z0-9]/.test(said[marker.length])));
   if (known) return known[1];
   const name = value.replace(/@.*$/, '').slice(0, 64);
-  return aiResult({ name, category: 'agent', operator: name });
+  return actingAgentResult({ name, operator: name });
 }
 
 /** For automation already known to be a bot: an AI agent that says so but is in no list. */
@@ -589,7 +591,7 @@ export function classifyHit(userAgent: string, signatureDirectories?: readonly s
   return classifyUserAgent(userAgent);
 }
 
-const SIGNED_RESULTS = new Map([...SIGNATURE_AGENTS.values()].map((agent) => [agent.name, aiResult({ ...agent, category: 'agent' })]));
+const SIGNED_RESULTS = new Map([...SIGNATURE_AGENTS.values()].map((agent) => [agent.name, actingAgentResult(agent)]));
 
 /** The agent record behind a classification's canonical name (its ranges, for verification). */
 export function agentNamed(name: string): AiAgent | undefined {
