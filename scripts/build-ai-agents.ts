@@ -52,13 +52,15 @@ const registry = JSON.parse(readFileSync(registryPath, 'utf8')) as Registry;
 const problems: string[] = [];
 
 // 1. Each agent is complete and unambiguous.
+const signedAgents = new Set(registry.signatureAgents.map((s) => s.agent));
 const tokenOwner = new Map<string, string>();
 const markerOwner = new Map<string, string>();
 for (const a of registry.agents) {
   if (!CATEGORIES.includes(a.category)) problems.push(`${a.name}: category "${a.category}" is not one of ${CATEGORIES.join(', ')}`);
   if (!a.operator) problems.push(`${a.name}: no operator`);
-  // An agent that sends no UA of its own (Kiro, Windsurf) is known by the marker a CLI run by it writes.
-  if (a.tokens.length === 0 && !a.markers?.length) problems.push(`${a.name}: no tokens and no markers`);
+  // An agent that sends no UA of its own is known by the marker a CLI run by it writes (Kiro, Windsurf)
+  // or by the Web Bot Auth directory it signs with (Cloudflare Browser Run).
+  if (a.tokens.length === 0 && !a.markers?.length && !signedAgents.has(a.name)) problems.push(`${a.name}: no tokens, markers or signature directory`);
   for (const m of a.markers ?? []) {
     if (!/^[a-z][a-z0-9.-]*$/.test(m)) problems.push(`${a.name}: marker "${m}" is not lower case with "-" for "_"`);
     const owner = markerOwner.get(m);

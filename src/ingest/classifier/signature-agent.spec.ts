@@ -12,6 +12,8 @@ describe('Signature-Agent (Web Bot Auth)', () => {
     ['https://chatgpt.com', ['https://chatgpt.com']],
     ['"https://agents.example/dir/"', ['https://agents.example/dir']],
     ['sig1="https://a.example", sig2="https://chatgpt.com"', ['https://a.example', 'https://chatgpt.com']],
+    ['g="https://agent.bot.goog"', ['https://agent.bot.goog']],
+    ['"https://agents.example/.well-known/http-message-signatures-directory"', ['https://agents.example']],
   ])('reads %s', (value, directories) => {
     expect(parseSignatureAgent(value)).toEqual(directories);
   });
@@ -31,5 +33,14 @@ describe('Signature-Agent (Web Bot Auth)', () => {
     expect(classifyHit(CHROME, ['https://chatgpt.com'])).toMatchObject({ class: 'ai', aiCategory: 'agent', aiOperator: 'OpenAI', aiAgent: 'ChatGPT Agent' });
     expect(classifyHit(CHROME, ['https://unknown.example'])).toMatchObject({ class: 'human' });
     expect(classifyHit(CHROME)).toMatchObject({ class: 'human' });
+  });
+
+  it.each([
+    // Google signs Google-Agent's requests as g="https://agent.bot.goog" (its "Allow Google-Agent traffic" page).
+    ['https://agent.bot.goog', 'Google', 'Google-Agent'],
+    // Cloudflare's Browser Run signs every request, whatever UA the caller gave its Chrome.
+    ['https://web-bot-auth.cloudflare-browser-rendering-085.workers.dev', 'Cloudflare', 'Cloudflare Browser Run'],
+  ])('makes a Chrome UA signed by %s that operator\'s agent', (directory, aiOperator, aiAgent) => {
+    expect(classifyHit(CHROME, parseSignatureAgent(`"${directory}"`))).toMatchObject({ class: 'ai', aiCategory: 'agent', aiOperator, aiAgent });
   });
 });

@@ -559,11 +559,12 @@ describe('classifyUserAgent', () => {
   });
 
   describe('the agent list', () => {
-    it('gives every agent a known category, a name and a token or a CLI marker', () => {
+    it('gives every agent a known category, a name and a token, a CLI marker or a signature directory', () => {
+      const signed = new Set(agentsFile.signatureAgents.map((s) => s.agent));
       for (const agent of AGENTS) {
         expect(CATEGORIES).toContain(agent.category);
         expect(agent.name).not.toBe('');
-        expect(agent.tokens.length + (agent.markers?.length ?? 0)).toBeGreaterThan(0);
+        expect(agent.tokens.length + (agent.markers?.length ?? 0) + (signed.has(agent.name) ? 1 : 0)).toBeGreaterThan(0);
       }
     });
 

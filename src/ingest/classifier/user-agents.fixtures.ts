@@ -122,6 +122,8 @@ export const AI_AGENTS: ReadonlyArray<readonly [string, string, AiCategory]> = [
   ['Mozilla/5.0 (compatible; PhindBot; +https://www.phind.com/)', 'PhindBot', 'search'],
   ['kagi-fetcher/1.0', 'kagi-fetcher', 'assistant'],
   ['Cloudflare-AutoRAG (https://developers.cloudflare.com/autorag; autorag@cloudflare.com)', 'Cloudflare-AutoRAG', 'search'],
+  // Browser Run's /crawl endpoint (Cloudflare's docs: the UA cannot be changed).
+  ['CloudflareBrowserRenderingCrawler/1.0', 'CloudflareBrowserRenderingCrawler', 'other'],
   ['Mozilla/5.0 (compatible; atlassian-bot; +https://www.atlassian.com/)', 'atlassian-bot', 'search'],
   ['Mozilla/5.0 (compatible; QualifiedBot/1.0; +https://www.qualified.com/legal/qualified-crawler-user-agent)', 'QualifiedBot', 'other'],
   [
