@@ -140,7 +140,6 @@ describe('classifyUserAgent', () => {
       ['Mozilla/5.0 (compatible; Groq-Bot/1.0; +https://groq.com/)', 'Groq-Bot', 'Groq'],
       ['Mozilla/5.0 (compatible; Character-AI/1.0; +https://character.ai/)', 'Character-AI', 'Character.AI'],
       ['Mozilla/5.0 (compatible; UdV-AI-Research/1.0)', 'UdV-AI-Research', 'UdV-AI-Research'],
-      ['ProRataInc (The ProRata Fair Use Crawler; https://prorata.ai; support@prorata.ai)', 'ProRata', 'ProRata'],
       ['Mozilla/5.0 (compatible; Cohere-Command/1.0; +https://cohere.com/)', 'Cohere-Command', 'Cohere'],
       ['Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Anthropic-Claude/1.0; +https://www.anthropic.com)', 'Anthropic-Claude', 'Anthropic'],
     ])('unlisted %s → ai other', (ua, agent, operator) => {
@@ -164,6 +163,9 @@ describe('classifyUserAgent', () => {
       ['RAG as the end of its name', 'docs-rag/0.2 (+https://example.com)', 'docs-rag', 'docs-rag'],
       ['a chatbot', 'ZorChatbot/1.0 (+https://example.com)', 'ZorChatbot', 'ZorChatbot'],
       ['a summarizer', 'Mozilla/5.0 (compatible; ZorSummarizer/1.0)', 'ZorSummarizer', 'ZorSummarizer'],
+      ['named after an assistant, no site of its own', 'Mozilla/5.0 (compatible; GeminiBot/1.0)', 'GeminiBot', 'Google'],
+      ['named after a Chinese assistant', 'Doubao-User/1.0', 'Doubao-User', 'ByteDance'],
+      ['a name that only starts like one', 'Claudette-AI/1.0', 'Claudette-AI', 'Claudette-AI'],
     ])('unlisted, %s → ai other', (_what, ua, agent, operator) => {
       expect(classifyUserAgent(ua)).toMatchObject({ class: 'ai', aiCategory: 'other', aiAgent: agent, aiOperator: operator });
     });

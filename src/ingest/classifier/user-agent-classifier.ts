@@ -143,12 +143,12 @@ const AI_DOMAINS: ReadonlyArray<readonly [RegExp, string]> = [
   [/\btavily\.com\b/i, 'Tavily'],
   [/\bfirecrawl\.dev\b/i, 'Firecrawl'],
   [/\b(?:cursor\.(?:com|sh)|anysphere\.(?:co|inc))\b/i, 'Anysphere'],
-  [/\b(?:codeium|windsurf)\.com\b/i, 'Windsurf'],
+  [/\b(?:codeium|windsurf)\.com\b/i, 'Cognition'],
   [/\b(?:cognition\.ai|devin\.ai)\b/i, 'Cognition'],
   [/\bpoe\.com\b/i, 'Quora'],
   [/\bcharacter\.ai\b/i, 'Character.AI'],
   [/\bphind\.com\b/i, 'Phind'],
-  [/\bmanus\.(?:im|ai)\b/i, 'Manus'],
+  [/\bmanus\.(?:im|ai)\b/i, 'Butterfly Effect'],
   [/\bai21\.com\b/i, 'AI21 Labs'],
   [/\b(?:zhipuai\.cn|bigmodel\.cn|chatglm\.cn)\b/i, 'Zhipu AI'],
   [/\b(?:minimaxi?\.(?:com|io)|hailuoai\.com)\b/i, 'MiniMax'],
@@ -164,6 +164,23 @@ const AI_DOMAIN_PATTERN = new RegExp(AI_DOMAINS.map(([pattern]) => `(${pattern.s
 const aiDomainOperator = (userAgent: string): string | undefined => {
   const m = AI_DOMAIN_PATTERN.exec(userAgent);
   return m ? AI_DOMAINS[m.findIndex((group, i) => i > 0 && group !== undefined) - 1][1] : undefined;
+};
+/**
+ * An unlisted agent named after an assistant (GrokAgent, Doubao-User, ClaudeFetcher) claims that
+ * assistant's operator, as an unverified GPTBot claims OpenAI: the product word, then the end, a
+ * separator or a capital (so Claudette is nobody's). Not when the UA gives a site or an address of
+ * its own: `GeminiFetcher (+https://example.com)` is example.com's tool built on Gemini.
+ */
+const PRODUCT_OPERATORS = new Map([
+  ['grok', 'xAI'], ['claude', 'Anthropic'], ['gemini', 'Google'], ['chatgpt', 'OpenAI'], ['openai', 'OpenAI'],
+  ['kimi', 'Moonshot'], ['qwen', 'Alibaba'], ['tongyi', 'Alibaba'], ['doubao', 'ByteDance'], ['hunyuan', 'Tencent'],
+  ['yuanbao', 'Tencent'], ['deepseek', 'DeepSeek'], ['mistral', 'Mistral'], ['perplexity', 'Perplexity'],
+]);
+const PRODUCT_NAMED = new RegExp(`^(${[...PRODUCT_OPERATORS.keys()].join('|')})`, 'i');
+const OWN_SITE = /https?:\/\/|\bwww\.|@/i;
+const productOperator = (name: string): string | undefined => {
+  const m = PRODUCT_NAMED.exec(name);
+  return m && !/[a-z]/.test(name.charAt(m[1].length)) ? PRODUCT_OPERATORS.get(m[1].toLowerCase()) : undefined;
 };
 const AI_TLD_HOST = /(?<![\w.-])(?:www\.)?((?:[a-z0-9-]+\.)+ai)(?![\w-]|\.[a-z])/i;
 
@@ -495,8 +512,10 @@ export function unlistedAiAgent(userAgent: string): Classification | undefined {
   if (!named && NOT_AN_AI_PURPOSE.test(userAgent)) return undefined;
   // The UA's own product: its first token, unless that is the generic `Mozilla/`, then `compatible; X`.
   const product = /^(?!Mozilla\/)([A-Za-z][\w.-]*)\//.exec(userAgent)?.[1] ?? /compatible; ?([A-Za-z][\w.-]*)/.exec(userAgent)?.[1];
-  const operator = domain ?? aiHost;
-  const name = named?.[1] ?? named?.[2] ?? product ?? operator ?? '';
+  const ownName = named?.[1] ?? named?.[2] ?? product;
+  const claimed = ownName === undefined || OWN_SITE.test(userAgent) ? undefined : productOperator(ownName);
+  const operator = domain ?? claimed ?? aiHost;
+  const name = ownName ?? operator ?? '';
   return aiResult({ name, category: 'other', operator: operator ?? name });
 }
 

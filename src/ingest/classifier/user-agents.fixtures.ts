@@ -185,6 +185,14 @@ export const AI_AGENTS: ReadonlyArray<readonly [string, string, AiCategory]> = [
   ['vibe-cli', 'Mistral Vibe', 'agent'],
   ['mimocode', 'MiMo Code', 'agent'],
   ['KimiCLI/1.49.0', 'Kimi CLI', 'agent'],
+  // Kimi's crawler page (kimi.com/policies/kimi-crawlers): one crawler each for training, search and a user's request.
+  ['Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; KimiBot/1.0; +https://www.kimi.com/policies/kimi-crawlers', 'KimiBot', 'training'],
+  ['Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; Kimi-SearchBot/1.0; +https://www.kimi.com/policies/kimi-crawlers', 'Kimi-SearchBot', 'search'],
+  ['Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; Kimi-User/1.0; +https://www.kimi.com/policies/kimi-crawlers', 'Kimi-User', 'assistant'],
+  // Gist.ai's answer-engine crawler (platform.gist.ai: "the user-agent string that Prorata.ai uses is ProRataInc").
+  ['ProRataInc (The ProRata Fair Use Crawler; https://prorata.ai; support@prorata.ai)', 'ProRataInc', 'search'],
+  // A Grok cloud desktop's Chrome: a stock UA with xAI's token and the owner's id appended.
+  ['Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/151.0.0.0 Safari/537.36 GrokAgent/1.0 (u:c459251c33139908)', 'GrokAgent', 'agent'],
   ['gpt-researcher/1.0', 'GPT Researcher', 'agent'],
   ['AgentZero', 'Agent Zero', 'agent'],
   ['Cline/4.1.12', 'Cline', 'agent'],
