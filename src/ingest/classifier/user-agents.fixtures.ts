@@ -447,6 +447,10 @@ export const BOTS: ReadonlyArray<readonly [string, string]> = [
   // Tools and services that sign a borrowed browser string with their own name
   ['WhiteHat Security\'s scanner', 'Mozilla/5.0 (Windows NT 6.1; rv:20.0) Gecko/20100101 Firefox/20.0 WhiteHat Security'],
   ['iMacros (iOpus web automation) in IE', 'Mozilla/4.0 (compatible; MSIE 8.0; Windows NT 6.1; Trident/4.0; iOpus-Web-Automation)'],
+  // Held-out set 23 (bug reports): a cookie-consent scanner and a feed reader signing WebKit strings, and WebKit without its version.
+  ['OneTrust\'s cookie scanner', 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.6099.199 Safari/537.36;OneTrust;'],
+  ['the Shrook feed reader', 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_10) AppleWebKit/600.1.25 (KHTML, like Gecko) Shrook/434l'],
+  ['WebKit without its version', 'Mozilla/5.0 (Macintosh; Intel Mac OS X) AppleWebKit (KHTML, like Gecko)'],
   ['HP SiteScope', 'SiteScope (compatible; MSIE 4.01; Windows NT)'],
   ['a monitoring service named in one word', 'Mozilla/5.0 (compatible; MSIE 7.0; Windows NT 5.1; AcmeMonitoring)'],
   ['ip-label\'s monitor', 'Mozilla/4.0 (compatible; MSIE 6.0; Windows NT 5.0; ip-label)'],
