@@ -228,11 +228,17 @@ const DEVICE_BROWSER =
   /\b(?:MIDP-\d|CLDC-\d|UP\.Browser|NetFront|MAUI\b|Bada\/|Series40|S40OviBrowser|Dolfin\/|SLP Browser|Obigo|Openwave|Nokia\d+[a-z]?\/|CE-HTML\/|HbbTV\/|NETTV\/|GoBrowser\b)|WAP[ _-]?Browser|^(?:Dillo|NetSurf)\/\d|\(compatible; OffByOne; [^)]*\)$/i;
 
 /**
- * The Facebook app's own HTTP client on a person's phone: its `[FBAN/FB4A;…]` block alone, with no
- * browser string before it (isbot reads the `Google` of a Pixel's `FBMF/Google`, or the block as one
- * word when the carrier has no space). An app's client is a person's, as `Dalvik/` and CFNetwork are.
+ * Apps' own HTTP clients on a person's phone, which isbot reads as bots: the Facebook app's
+ * `[FBAN/FB4A;…]` block alone, with no browser string before it, or after the `(null)` an iOS app
+ * writes for a name it lacks (isbot reads the `Google` of a Pixel's `FBMF/Google`, or the block as
+ * one word when the carrier has no space); Snapchat's `Snapchat/12.0 (iPhone14,2; iOS 16.1; gzip)`
+ * (isbot knows the name from Snap's link previewer, which says `bot`). An app's client is a
+ * person's, as `Dalvik/` and CFNetwork are.
  */
-const FACEBOOK_APP_CLIENT = /^\[FBAN\/[\w.-]+;[^\]]*\]$/;
+const APP_CLIENTS: ReadonlyArray<readonly [name: string, pattern: RegExp]> = [
+  ['Facebook', /^(?:\(null\) )?\[FBAN\/[\w.-]+;[^\]]*\]$/],
+  ['Snapchat', /^Snapchat\/[\d.]+ \([^()]*; (?:Android|iOS) [^()]*; gzip\)(?: V\/[A-Z]+)?$/],
+];
 
 /** An app's or a device's browser UA that also says this: a tool borrowing its UA, so isbot decides. */
 const BOT_EVIDENCE = /bot\b|crawl|spider|-agent\b|https?:\/\//i;
@@ -560,7 +566,8 @@ function classify(userAgent: string): Classification {
     // An app's name does not vouch for a string no browser sent (another UA run on after the app's).
     if (inApp && !FABRICATED.test(userAgent)) return human(userAgent, inApp[0]);
     if (DEVICE_BROWSER.test(userAgent)) return human(userAgent, undefined);
-    if (FACEBOOK_APP_CLIENT.test(userAgent)) return human(userAgent, 'Facebook');
+    const app = APP_CLIENTS.find(([, pattern]) => pattern.test(userAgent));
+    if (app) return human(userAgent, app[0]);
   }
 
   // ua-parser-js 1.x has no crawler detection, so isbot, the automation lists and the shapes no

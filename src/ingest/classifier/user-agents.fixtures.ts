@@ -317,6 +317,9 @@ export const HUMANS: ReadonlyArray<readonly [string, string]> = [
   // In-app browsers
   ['the Facebook app\'s own client on a Pixel (isbot reads FBMF/Google)', '[FBAN/FB4A;FBAV/520.0.0.15.99;FBBV/754686583;FBDM/{density=2.25,width=1008,height=2244};FBLC/en_GB;FBRV/0;FBCR/iD;FBMF/Google;FBBD/google;FBPN/com.facebook.katana;FBDV/Pixel 9 Pro XL;FBSV/16;FBOP/1;FBCA/arm64-v8a:;]'],
   ['the Facebook app\'s own client, a carrier without a space (device-detector\'s fixture)', '[FBAN/FB4A;FBAV/80.0.0.21.65;FBBV/31390006;FBDM/{density=1.5,width=480,height=786};FBLC/pt_BR;FBCR/VIVO;FBMF/LGE;FBBD/lge;FBPN/com.facebook.katana;FBDV/LG-H342;FBSV/5.0.1;FBOP/19;FBCA/armeabi-v7a:armeabi;]'],
+  // Held-out set 23 (bug reports): an iOS app's "(null)" before the block, and Snapchat's own client (a PR's "normal in-app UA").
+  ['the Facebook app\'s own client after an iOS (null)', '(null) [FBAN/FBIOS;FBAV/15.0.0.16.28;FBBV/4463064;FBDV/iPhone6,1;FBMD/iPhone;FBSN/iPhone OS;FBSV/8.0.2;FBSS/2; FBCR/U.S.Cellular;FBID/phone;FBLC/en_US;FBOP/5]'],
+  ['Snapchat\'s own client on Android', 'Snapchat/11.69.0.36 (SM-S908B; Android 12#S908BXXU1AVC6#31; gzip) V/MUSHROOM'],
   [
     'Facebook iOS',
     'Mozilla/5.0 (iPhone; CPU iPhone OS 11_4_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15G77 [FBAN/FBIOS;FBAV/183.0.0.41.81;FBBV/119182652;FBDV/iPhone6,2;FBMD/iPhone;FBSN/iOS;FBSV/11.4.1;FBSS/2;FBCR/VIVO;FBID/phone;FBLC/pt_BR;FBOP/5;FBRV/0]',
