@@ -454,6 +454,9 @@ export const BOTS: ReadonlyArray<readonly [string, string]> = [
   ['OneTrust\'s cookie scanner', 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.6099.199 Safari/537.36;OneTrust;'],
   ['the Shrook feed reader', 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_10) AppleWebKit/600.1.25 (KHTML, like Gecko) Shrook/434l'],
   ['WebKit without its version', 'Mozilla/5.0 (Macintosh; Intel Mac OS X) AppleWebKit (KHTML, like Gecko)'],
+  // Held-out set 24 (2025–2026 access logs): a scanner signing a Chrome string, and a webhook's lone token with a hash for a version.
+  ['Assetnote\'s scanner', 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/60.0.3112.113 Safari/537.36 Assetnote/1.0.0'],
+  ['GitHub\'s webhook deliveries', 'GitHub-Hookshot/V2-17faf18'],
   ['HP SiteScope', 'SiteScope (compatible; MSIE 4.01; Windows NT)'],
   ['a monitoring service named in one word', 'Mozilla/5.0 (compatible; MSIE 7.0; Windows NT 5.1; AcmeMonitoring)'],
   ['ip-label\'s monitor', 'Mozilla/4.0 (compatible; MSIE 6.0; Windows NT 5.0; ip-label)'],
