@@ -262,7 +262,8 @@ const BOT_EVIDENCE = /bot\b|crawl|spider|-agent\b|https?:\/\//i;
  *   `…Monitoring`, `ExpertPdf/9.4`, `WebLoad/1.4`, OneTrust's cookie scanner's `;OneTrust;`, the
  *   Shrook feed reader, Assetnote's scanner), Ruby's client, Apple's system daemons
  *   (`securityd (unknown version) CFNetwork/…`, `iOS/8.1 (12B411) dataaccessd/1.0`), and
- *   `AppleWebKit` without its version, which no WebKit prints;
+ *   `AppleWebKit` without its version, which browsers never print (the in-app browsers above are
+ *   asked first: Facebook's 2012 iPad app sent one);
  * - a browser UA that ends by naming its sender in `(compatible; Name)`, the way crawlers sign a
  *   borrowed browser UA;
  * - a `+` before a contact (`(+https://…)`, `+bot@example.com`, `; +example.com/bot`): the crawlers'
@@ -275,7 +276,7 @@ const AUTOMATION = new RegExp(
     /python-(?:requests|urllib|httpx)|\bcurl\/|\bwget\b|go-http-client|node-fetch|\baxios\/|\bokhttp\/|\bjava\/|libwww-perl|\bscrapy\b|\bdart:io\b|\bundici\b|PowerShell\/|OpenAPI-Generator\/|Swagger-Codegen\/|ReactorNetty|^(?!Mozilla\/).*(?<![a-z])(?:sdk|cli)(?![a-z])/,
     /\b(?:pip|CPython|conda|rubygems|Bundler|cargo|git|git-lfs|ansible(?:-galaxy)?|kubectl|docker|Gradle|Maven|twine|ureq|Siege|WhatWeb|Mikrotik|htdig|helm|Nikto|ZAP|Sphinx)\/v?\d|\bNuGet\b|gitlab-(?:runner|kas)|Docker-Client\/|^@[\w.-]+\/[\w.-]+\/v?\d/,
     /(?<![\w.-])(?:Python|Ruby|PHP|Perl|Node|NodeJS|Deno|Bun|Erlang|Elixir|OTP)[\/:]\d|(?<![\w.-])go ?1\.\d+(?![\w])|\/(?:Python|JS|Node|NodeJS|Ruby|PHP|Java|Go|Kotlin|Swift|Dotnet|CSharp) v?\d|\b(?:Node|Python|Ruby|PHP|Java|Go|Dotnet)Bindings\/|\bclient[-_](?:python|py|js|node|go|java|ruby|php|rust|dotnet)\b|\b(?:python|py|js|node|go|java|ruby|php|rust|dotnet)[-_]client\b/,
-    /screenshot|webthumb|thumbnail|wkhtmlto|websnapr|uptime|monitoring\b|\bprobe\b|kube-probe|\bPreload\b|link-resolver|Echoping\/|Siteimprove|acunetix|burpsuite|qualys|\bWhiteHat\b(?! Aviator)|\bSiteScope\b|\bip-label\b|\bEvaliant\b|\bMovableInk\b|\bSpamBayes\/|\bSiteCon\)|\bOneTrust\b|\bShrook\/|AppleWebKit \(KHTML|\bAssetnote\//,
+    /screenshot|webthumb|thumbnail|wkhtmlto|websnapr|uptime|monitoring\b|\bprobe\b|kube-probe|\bPreload\b|link-resolver|Echoping\/|Siteimprove|acunetix|burpsuite|qualys|\bWhiteHat\b(?! Aviator)|\bSiteScope\b|\bip-label\b|\bEvaliant\b|\bMovableInk\b|\bSpamBayes\/|\bSiteCon\)|\bOneTrust\b|\bShrook\/|\bAssetnote\/|AppleWebKit \(KHTML/,
     /\bweb-automation\b|\bWebLoad\/|pdf\/\d|\bruby \d|^[a-z]+d \(unknown version\) CFNetwork\/|^iOS\/[\d.]+ \(\w+\) [a-z]+d\//,
     /\b(?:Safari|Chrome|Firefox)\/[\d.]+ [^(]*\(compatible; ?[A-Za-z]/,
     /(?:^|[(;\s])\+ ?(?:https?:\/\/|[\w-]+[.@][\w-])/,
@@ -437,10 +438,10 @@ const FABRICATED_CASED =
  * either are not one, nor is one token without a digit (`camel-ai/searxng-toolkit`,
  * `@mixedbread-ai/unstructured`, `actions/tool-cache`), nor one `Name/version` token alone whatever
  * its version looks like (`GitHub-Hookshot/V2-17faf18`, `GitLab/17.11.5-ee`: isbot already takes
- * `Name/1.0`), nor a `Mozilla/x (compatible; …)` tuple
- * (or a lone `Mozilla/x (…; compatible)`, Oh Dear's) that names neither a browser
- * (MSIE, Konqueror) nor an operating system (`(compatible; evc-batch/2.0)`). Asked after the agent
- * list, which has bare names such as `anthropic-ai`, and after isbot.
+ * `Name/1.0`), nor a `Mozilla/x (compatible; …)` tuple (or a lone `Mozilla/x (…; compatible)`, Oh
+ * Dear's) that names neither a browser (MSIE, Konqueror) nor an operating system
+ * (`(compatible; evc-batch/2.0)`). Asked after the agent list, which has bare names such as
+ * `anthropic-ai`, and after isbot.
  */
 const NOT_A_BROWSER =
   /^[^/(]*$|^[^\s(\d]*$|^[A-Za-z][\w.-]*\/[\w.+-]+$|^Mozilla\/\d\.\d+ \((?:compatible;|(?=[^)]*; ?compatible\)$))(?![^)]*\b(?:MSIE|Konqueror|Windows|Win(?:98|95|NT|16|32|64)|Macintosh|Mac_PowerPC|Mac OS|Linux|Android|iPhone|iPad|iOS|X11|BlackBerry|Symbian|SymbOS|Nokia|Series ?60|Opera|CrOS|FreeBSD|OpenBSD|NetBSD|SunOS|Unix|Tizen|KAIOS|PlayStation|Nintendo|Xbox|AmigaOS|MorphOS|BeOS|Haiku|Syllable|Brew|RISC OS)(?![a-z]))[^)]*\)/i;
