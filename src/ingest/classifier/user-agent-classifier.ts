@@ -167,9 +167,10 @@ const aiDomainOperator = (userAgent: string): string | undefined => {
 };
 /**
  * An unlisted agent named after an assistant (GrokAgent, Doubao-User, ClaudeFetcher) claims that
- * assistant's operator, as an unverified GPTBot claims OpenAI: the product word, then the end, a
- * separator or a capital (so Claudette is nobody's). Not when the UA gives a site or an address of
- * its own: `GeminiFetcher (+https://example.com)` is example.com's tool built on Gemini.
+ * assistant's operator, as an unverified GPTBot claims OpenAI: the product word, then anything but
+ * a lower-case letter (so Claudette is nobody's). Not when the UA gives a site or an address of its
+ * own: `GeminiFetcher (+https://example.com)` is example.com's tool built on Gemini. The words that
+ * make a name AI at all are AI_MODEL_NAMED's; this table only names whose they are.
  */
 const PRODUCT_OPERATORS = new Map([
   ['grok', 'xAI'], ['claude', 'Anthropic'], ['gemini', 'Google'], ['chatgpt', 'OpenAI'], ['openai', 'OpenAI'],
