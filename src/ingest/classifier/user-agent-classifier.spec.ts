@@ -208,6 +208,8 @@ describe('classifyUserAgent', () => {
       ['a health probe', 'kube-probe/1.9+'],
       ['a security scanner', 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 Acunetix'],
       ['a browser UA signed with (compatible; Name)', 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 (compatible; Sitebulb/1.0)'],
+      // BuiltWith signs inside the engine's comment, as bingbot does (a 2026 detector's test list quotes it).
+      ['a browser UA signed inside (KHTML, like Gecko; compatible; Name)', 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko; compatible; BuiltWith/1.4; rb.gy/xprgqj) Chrome/124.0.0.0 Safari/537.36'],
       ['a template left unfilled', 'Mozilla/5.0 (platform; rv:geckoversion) Gecko/geckotrail Firefox/firefoxversion'],
       ['a PHP injection', 'Mozilliqa"<?=print(9347655345-4954366);?>"'],
     ])('%s is a bot', (_what, ua) => {

@@ -265,8 +265,10 @@ const BOT_EVIDENCE = /bot\b|crawl|spider|-agent\b|https?:\/\//i;
  *   (`securityd (unknown version) CFNetwork/…`, `iOS/8.1 (12B411) dataaccessd/1.0`), and
  *   `AppleWebKit` without its version, which browsers never print (the in-app browsers above are
  *   asked first: Facebook's 2012 iPad app sent one);
- * - a browser UA that ends by naming its sender in `(compatible; Name)`, the way crawlers sign a
- *   borrowed browser UA;
+ * - a browser UA that ends by naming its sender in `(compatible; Name)`, or names it inside the
+ *   engine's own comment (`(KHTML, like Gecko; compatible; BuiltWith/1.4; …)`, bingbot's and
+ *   Anthropic's shape), the ways crawlers sign a borrowed browser UA; no browser writes anything
+ *   after `like Gecko` in that comment;
  * - a `+` before a contact (`(+https://…)`, `+bot@example.com`, `; +example.com/bot`): the crawlers'
  *   convention for whom to write to, which no browser or app follows. isbot misses it where the
  *   address is short (`Name/1.0 (+research@x.ai)`).
@@ -279,7 +281,7 @@ const AUTOMATION = new RegExp(
     /(?<![\w.-])(?:Python|Ruby|PHP|Perl|Node|NodeJS|Deno|Bun|Erlang|Elixir|OTP)[\/:]\d|(?<![\w.-])go ?1\.\d+(?![\w])|\/(?:Python|JS|Node|NodeJS|Ruby|PHP|Java|Go|Kotlin|Swift|Dotnet|CSharp) v?\d|\b(?:Node|Python|Ruby|PHP|Java|Go|Dotnet)Bindings\/|\bclient[-_](?:python|py|js|node|go|java|ruby|php|rust|dotnet)\b|\b(?:python|py|js|node|go|java|ruby|php|rust|dotnet)[-_]client\b/,
     /screenshot|webthumb|thumbnail|wkhtmlto|websnapr|uptime|monitoring\b|\bprobe\b|kube-probe|\bPreload\b|link-resolver|Echoping\/|Siteimprove|acunetix|burpsuite|qualys|\bWhiteHat\b(?! Aviator)|\bSiteScope\b|\bip-label\b|\bEvaliant\b|\bMovableInk\b|\bSpamBayes\/|\bSiteCon\)|\bOneTrust\b|\bShrook\/|\bAssetnote\/|AppleWebKit \(KHTML/,
     /\bweb-automation\b|\bWebLoad\/|pdf\/\d|\bruby \d|^[a-z]+d \(unknown version\) CFNetwork\/|^iOS\/[\d.]+ \(\w+\) [a-z]+d\//,
-    /\b(?:Safari|Chrome|Firefox)\/[\d.]+ [^(]*\(compatible; ?[A-Za-z]/,
+    /\b(?:Safari|Chrome|Firefox)\/[\d.]+ [^(]*\(compatible; ?[A-Za-z]|like Gecko; ?compatible; ?[A-Za-z]/,
     /(?:^|[(;\s])\+ ?(?:https?:\/\/|[\w-]+[.@][\w-])/,
   ]
     .map((group) => group.source)
