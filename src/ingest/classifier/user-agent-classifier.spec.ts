@@ -58,6 +58,8 @@ describe('classifyUserAgent', () => {
       ['Applebot', 'Mozilla/5.0 (compatible; Applebot/0.3; +http://www.apple.com/go/applebot)'],
       ['facebookexternalhit', 'facebookexternalhit/1.1'],
       ['Scrapy', 'Scrapy/1.0.3 (+http://scrapy.org)'],
+      // OpenAI's bots page (developers.openai.com/api/docs/bots): checks pages submitted as ChatGPT ads, as meta-externalads does Meta's.
+      ['OAI-AdsBot', 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; OAI-AdsBot/1.0; +https://openai.com/adsbot'],
       ['Spider', 'Sogou Pic Spider/3.0(+http://www.sogou.com/docs/help/webmasters.htm#07)'],
       ['Operator', 'Mozilla/5.0 (compatible; Operator/1.0; +https://www.example.com/bot.html)'],
       ['Code', 'Mozilla/5.0 (compatible; crawler4j; +http://code.google.com/p/crawler4j/)'],
@@ -89,6 +91,12 @@ describe('classifyUserAgent', () => {
       expect(classifyUserAgent('flyctl/0.4.87 (interactive=false; parent=node; agent=openclaw)')).toMatchObject({ class: 'ai', aiAgent: 'openclaw', aiCategory: 'agent' });
       expect(classifyUserAgent('aws-cli/2.27.0 ua/2.1 os/linux#6.8 exec-env/AWS_Lambda_python3.12').class).toBe('bot');
       expect(classifyUserAgent('FirebaseCLI/15.28.1').class).toBe('bot');
+    });
+
+    it('names Zhipu AI for its own domains only: z.ai, zcode.ai (a fork of ZCode still signs with it), not foo-z.ai', () => {
+      expect(classifyUserAgent('ACode-WebFetch/0.1 (+https://zcode.ai; coding-agent-cli)')).toMatchObject({ class: 'ai', aiOperator: 'Zhipu AI' });
+      expect(classifyUserAgent('glm-fetch/1.0 (+https://docs.z.ai)')).toMatchObject({ class: 'ai', aiOperator: 'Zhipu AI' });
+      expect(classifyUserAgent('foo/1.0 (+https://foo-z.ai)')).toMatchObject({ class: 'ai', aiOperator: 'foo-z.ai' });
     });
 
     it('keeps case where another operator owns the other spelling', () => {

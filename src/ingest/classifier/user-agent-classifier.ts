@@ -101,7 +101,7 @@ const HOMOGLYPH = /[A-Za-z][\u0370-\u03ff\u0400-\u04ff]|[\u0370-\u03ff\u0400-\u0
  *   any `.ai` host. With the registry emptied, the `.ai` host alone found 11 of the corpus's 157 AI
  *   rows against 3 of its 2,000 bots on 2026-11-23 (a search engine, an SEO tool and an AI lab's
  *   crawler the corpus calls a bot): worth it for agents no list names yet.
- * A sender that says it is a link preview, monitor, scanner, SEO tool or search engine stays a bot
+ * A sender that says it is a link preview, monitor, scanner, SEO tool, ads checker or search engine stays a bot
  * (policy §1), whatever AI its site sells.
  */
 const AI_NAMED = /(?<![A-Za-z0-9])([A-Za-z0-9]*(?:AI|GPT|LLM)[-_]?(?:Bot|Crawler|Spider|Agent|User|Fetcher|SearchBot|Search|Indexer|Index))(?![A-Za-z]|[-_][A-Za-z])|(?<![\w.-])([A-Za-z0-9]+(?:[-_][A-Za-z0-9]+)*[-_]AI(?:[-_][A-Za-z0-9]+)*)\/\d/;
@@ -118,7 +118,7 @@ const AI_TOOL_NAMED =
  */
 const AI_SELF_DESCRIBED = /(?<![\w-])(?:AI|LLMs?|GPT|GenAI|RAG)(?![\w-])|(?<=[a-z])(?:LLM|GPT|AGI|AI|RAG)(?![A-Za-z])|(?<![A-Za-z0-9])(?:AGI(?![A-Za-z])|llm(?![\w-])|RAG(?![A-Za-z]))|[-_]rag(?![A-Za-z0-9])|[Cc]hat[Bb]ot|[Ss]ummari[sz]er|[Aa]gentic|\b(?:[Aa]rtificial [Ii]ntelligence|[Ll]anguage [Mm]odels?|[Mm]achine [Ll]earning|[Tt]raining [Dd]ata|[Dd]ata ?[Ss]ets?)\b/;
 const NOT_AN_AI_PURPOSE =
-  /preview|unfurl|embed|monitor|uptime|status|scann|secur|\bseo\b|audit|accessib|\bfeed|\brss\b|validat|nutch|heritrix|search ?engine/i;
+  /preview|unfurl|embed|monitor|uptime|status|scann|secur|\bseo\b|audit|accessib|\bfeed|\brss\b|validat|nutch|heritrix|search ?engine|adsbot/i;
 // Addresses and host names are matched from the start of their token only: tried from every
 // position, a 1,000-character run of `a-a-a…` cost milliseconds (each start scanned to the end).
 const URLS_AND_ADDRESSES = /\b(?:https?:\/\/|www\.)\S*|(?<![\w.+-])[\w.+-]+@[\w.-]+|(?<![\w.-])[\w-]+(?:\.[\w-]+)*\.(?:com|org|net|io|ai|dev|co|app|cn|de|uk|fr|jp)\b\S*/gi;
@@ -150,7 +150,7 @@ const AI_DOMAINS: ReadonlyArray<readonly [RegExp, string]> = [
   [/\bphind\.com\b/i, 'Phind'],
   [/\bmanus\.(?:im|ai)\b/i, 'Butterfly Effect'],
   [/\bai21\.com\b/i, 'AI21 Labs'],
-  [/\b(?:zhipuai\.cn|bigmodel\.cn|chatglm\.cn)\b/i, 'Zhipu AI'],
+  [/\b(?:zhipuai\.cn|bigmodel\.cn|chatglm\.cn)\b|(?<![\w-])(?:z|zcode)\.ai\b/i, 'Zhipu AI'],
   [/\b(?:minimaxi?\.(?:com|io)|hailuoai\.com)\b/i, 'MiniMax'],
   [/\b(?:qwen\.ai|tongyi\.aliyun\.com|dashscope\.aliyuncs\.com)\b/i, 'Alibaba'],
   [/\bdoubao\.com\b/i, 'ByteDance'],

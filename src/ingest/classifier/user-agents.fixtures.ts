@@ -193,6 +193,18 @@ export const AI_AGENTS: ReadonlyArray<readonly [string, string, AiCategory]> = [
   ['ProRataInc (The ProRata Fair Use Crawler; https://prorata.ai; support@prorata.ai)', 'ProRataInc', 'search'],
   // A Grok cloud desktop's Chrome: a stock UA with xAI's token and the owner's id appended.
   ['Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/151.0.0.0 Safari/537.36 GrokAgent/1.0 (u:c459251c33139908)', 'GrokAgent', 'agent'],
+  // Grok Build's web_fetch tool (its config.rs), and 2026 agents from agent-ecosystem/agent-traffic-classifier's
+  // list and a WordPress plugin's agent log, each with a second source (registry.json).
+  ['Mozilla/5.0 (compatible; grok-agent/1.0; +https://x.ai)', 'GrokAgent', 'agent'],
+  ['GitHubCopilotRuntime-WebFetch', 'GitHub Copilot', 'assistant'],
+  ['ZCode-WebFetch/0.1 (+https://zcode.ai; coding-agent-cli)', 'ZCode', 'agent'],
+  ['Kiro-CLI', 'Kiro', 'agent'],
+  // Amazon Quick's user guide: "amazon-Quick-on-behalf-of-<UUID>"; Hacker News readers saw it capitalised.
+  ['amazon-Quick-on-behalf-of-1266b92d', 'Amazon Quick', 'assistant'],
+  ['Amazon-Quick-on-Behalf-of-20e61c5a', 'Amazon Quick', 'assistant'],
+  ['SSI-Nutch/1.23 (SSI broad web crawler; https://ssi.inc/; adi@ssi.inc)', 'SSI-Nutch', 'training'],
+  ['SofyaBot/1.0 (+https://sofya.co/bot)', 'SofyaBot', 'search'],
+  ['Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; KeenableBot/1.0; +https://keenable.ai/)', 'KeenableBot', 'search'],
   ['gpt-researcher/1.0', 'GPT Researcher', 'agent'],
   ['AgentZero', 'Agent Zero', 'agent'],
   ['Cline/4.1.12', 'Cline', 'agent'],
