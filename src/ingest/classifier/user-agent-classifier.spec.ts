@@ -217,6 +217,12 @@ describe('classifyUserAgent', () => {
       ['a security scanner', 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 Acunetix'],
       ['a browser UA signed with (compatible; Name)', 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 (compatible; Sitebulb/1.0)'],
       // BuiltWith signs inside the engine's comment, as bingbot does (a 2026 detector's test list quotes it).
+      // Set 27 (captured from Debian's packages, and a podcast directory's fetcher list).
+      ['a download accelerator', 'Axel/2.17.11 (linux-gnu)'],
+      ['a version-control client', 'mercurial/proto-1.0 (Mercurial 6.3.2)'],
+      ['a WebDAV client', 'cadaver/0.24 neon/0.32.5'],
+      ['a game engine\'s HTTP client', 'GodotEngine/4.7.2.stable.official (Linux)'],
+      ['a browser string with an empty AppleWebKit version', 'Mozilla/5.0 (Linux;) AppleWebKit/ Chrome/ Safari - iHeartRadio'],
       ['a browser UA signed inside (KHTML, like Gecko; compatible; Name)', 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko; compatible; BuiltWith/1.4; rb.gy/xprgqj) Chrome/124.0.0.0 Safari/537.36'],
       ['a template left unfilled', 'Mozilla/5.0 (platform; rv:geckoversion) Gecko/geckotrail Firefox/firefoxversion'],
       ['a PHP injection', 'Mozilliqa"<?=print(9347655345-4954366);?>"'],
@@ -446,6 +452,7 @@ describe('classifyUserAgent', () => {
       ['Pale Moon on Firefox 24 with its own rv:', 'Mozilla/5.0 (Windows NT 6.1; WOW64; rv:25.0) Gecko/20100101 Firefox/24.9 PaleMoon/25.2.1'],
       ['WhiteHat\'s Aviator browser', 'Mozilla/5.0 (Windows NT 6.1; WOW64) AppleWebKit/537.36 (KHTML, like Gecko) WhiteHat Aviator/37.0.2062.99 Chrome/37.0.2062.99 Safari/537.36'],
       ['Dillo, which prints only its name', 'Dillo/3.1.1'],
+      ['w3m, the text browser (captured from Debian\'s w3m)', 'w3m/0.5.3+git20230121'],
       ['NetSurf', 'NetSurf/3.11 (Linux)'],
       ['Off By One', 'Mozilla/4.7 (compatible; OffByOne; Windows 98)'],
       ['GoBrowser on a Nokia', 'NokiaC3-00/GoBrowser'],

@@ -28,8 +28,8 @@ export interface Classification {
  *   meta-externalagent, which senders and copies spell in more than one case.
  * - `exact`: a whole word in the case the operator documents, where another case belongs to
  *   someone else (ExaBot vs Exalead's Exabot) or the word is short (LCC, YaK).
- * - `product`: only as the agent's own product token `Name/version` (at the start or after a
- *   space, `;` or `(`): for names that are also ordinary words (Cursor, Devin, Trae), so
+ * - `product`: only as the agent's own product token `Name/version` or `Name/v1.2` (at the start
+ *   or after a space, `;` or `(`): for names that are also ordinary words (Cursor, Devin, Trae), so
  *   "Cursor" in prose or a device called "Devin" is not the agent.
  */
 type MatchMode = 'word' | 'exact' | 'product';
@@ -77,7 +77,7 @@ const alternation = (tokens: Iterable<string>): string =>
  */
 const WORD_PATTERN = new RegExp(`(?<![A-Za-z0-9_])(?:${alternation(byMode.word.keys())})(?![A-Za-z0-9_])`, 'gi');
 const EXACT_PATTERN = new RegExp(`(?<![A-Za-z0-9_])(?:${alternation(byMode.exact.keys())})(?![A-Za-z0-9_])`, 'g');
-const PRODUCT_PATTERN = new RegExp(`(?:^|[\\s;(])(${alternation(byMode.product.keys())})/\\d`, 'g');
+const PRODUCT_PATTERN = new RegExp(`(?:^|[\\s;(])(${alternation(byMode.product.keys())})/v?\\d`, 'g');
 
 /**
  * Latin letters next to Cyrillic or Greek look-alikes in one word ("СlaudeBot" with a Cyrillic С),
@@ -221,12 +221,12 @@ const IN_APP_BROWSERS: ReadonlyArray<readonly [name: string, pattern: RegExp]> =
 /**
  * Browsers of feature phones, PDAs and TVs (WAP, MIDP, NetFront, Openwave, Bada, Series 40, HbbTV,
  * GoBrowser), and small desktop browsers that print only their own name (Dillo, NetSurf, Off By
- * One): their UAs may open with a device name, or be a bare `Name/1.0` as a library's is, and carry
+ * One, the text browser w3m; Lynx and Links print more): their UAs may open with a device name, or be a bare `Name/1.0` as a library's is, and carry
  * words bot lists use (`java`, `Name/1.0;`), so the browser is named first; one that also says bot,
  * crawl or a URL is a crawler imitating a phone (Googlebot-Mobile).
  */
 const DEVICE_BROWSER =
-  /\b(?:MIDP-\d|CLDC-\d|UP\.Browser|NetFront|MAUI\b|Bada\/|Series40|S40OviBrowser|Dolfin\/|SLP Browser|Obigo|Openwave|Nokia\d+[a-z]?\/|CE-HTML\/|HbbTV\/|NETTV\/|GoBrowser\b)|WAP[ _-]?Browser|^(?:Dillo|NetSurf)\/\d|\(compatible; OffByOne; [^)]*\)$/i;
+  /\b(?:MIDP-\d|CLDC-\d|UP\.Browser|NetFront|MAUI\b|Bada\/|Series40|S40OviBrowser|Dolfin\/|SLP Browser|Obigo|Openwave|Nokia\d+[a-z]?\/|CE-HTML\/|HbbTV\/|NETTV\/|GoBrowser\b)|WAP[ _-]?Browser|^(?:Dillo|NetSurf|w3m)\/\d|\(compatible; OffByOne; [^)]*\)$/i;
 
 /**
  * Apps' own HTTP clients on a person's phone, which isbot reads as bots: the Facebook app's
@@ -251,7 +251,8 @@ const BOT_EVIDENCE = /bot\b|crawl|spider|-agent\b|https?:\/\//i;
  *   (`aws-sdk-go/1.4`, `aws-cli/1.14`): a browser-shaped UA may carry "SDK" in a device name (the
  *   Android emulator's "Android SDK built for x86");
  * - package managers, developer CLIs and docs link checkers (`pip/`, `cargo/`, `git/`, `kubectl/`,
- *   `docker/`, `Gradle/`, Sphinx's linkcheck, which signs a Firefox string with `Sphinx/7.2`), and
+ *   `docker/`, `Gradle/`, Mercurial's `mercurial/proto-1.0`, the Axel downloader, the cadaver
+ *   WebDAV client (not its neon library, which media players use too), the Godot engine's HTTP client, Sphinx's linkcheck, which signs a Firefox string with `Sphinx/7.2`), and
  *   a client named by its npm scoped package (`@skyvern/client/1.0.47`);
  * - a language runtime's own version (`Python/3.11`, `python:3.11`, `Ruby/3.2`, `Node/20`,
  *   `Deno/1.40`, Go's `go1.21.5`) or an SDK's language tag (`Anthropic/Python 0.30`,
@@ -277,7 +278,7 @@ const AUTOMATION = new RegExp(
   [
     /headless|phantomjs|puppeteer|playwright|selenium|webdriver|htmlunit|slimerjs|jsdom\/|\bnightmare\b|lighthouse|gtmetrix|\bYLT\b|browserless|\bAppium\b|\bMobitest\b|Zombie\.js/,
     /python-(?:requests|urllib|httpx)|\bcurl\/|\bwget\b|go-http-client|node-fetch|\baxios\/|\bokhttp\/|\bjava\/|libwww-perl|\bscrapy\b|\bdart:io\b|\bundici\b|PowerShell\/|OpenAPI-Generator\/|Swagger-Codegen\/|ReactorNetty|^(?!Mozilla\/).*(?<![a-z])(?:sdk|cli)(?![a-z])/,
-    /\b(?:pip|CPython|conda|rubygems|Bundler|cargo|git|git-lfs|ansible(?:-galaxy)?|kubectl|docker|Gradle|Maven|twine|ureq|Siege|WhatWeb|Mikrotik|htdig|helm|Nikto|ZAP|Sphinx)\/v?\d|\bNuGet\b|gitlab-(?:runner|kas)|Docker-Client\/|^@[\w.-]+\/[\w.-]+\/v?\d/,
+    /\b(?:pip|CPython|conda|rubygems|Bundler|cargo|git|git-lfs|ansible(?:-galaxy)?|kubectl|docker|Gradle|Maven|twine|ureq|Siege|WhatWeb|Mikrotik|htdig|helm|Nikto|ZAP|Sphinx|Axel|cadaver|GodotEngine)\/v?\d|\bmercurial\/proto-|\bNuGet\b|gitlab-(?:runner|kas)|Docker-Client\/|^@[\w.-]+\/[\w.-]+\/v?\d/,
     /(?<![\w.-])(?:Python|Ruby|PHP|Perl|Node|NodeJS|Deno|Bun|Erlang|Elixir|OTP)[\/:]\d|(?<![\w.-])go ?1\.\d+(?![\w])|\/(?:Python|JS|Node|NodeJS|Ruby|PHP|Java|Go|Kotlin|Swift|Dotnet|CSharp) v?\d|\b(?:Node|Python|Ruby|PHP|Java|Go|Dotnet)Bindings\/|\bclient[-_](?:python|py|js|node|go|java|ruby|php|rust|dotnet)\b|\b(?:python|py|js|node|go|java|ruby|php|rust|dotnet)[-_]client\b/,
     /screenshot|webthumb|thumbnail|wkhtmlto|websnapr|uptime|monitoring\b|\bprobe\b|kube-probe|\bPreload\b|link-resolver|Echoping\/|Siteimprove|acunetix|burpsuite|qualys|\bWhiteHat\b(?! Aviator)|\bSiteScope\b|\bip-label\b|\bEvaliant\b|\bMovableInk\b|\bSpamBayes\/|\bSiteCon\)|\bOneTrust\b|\bShrook\/|\bAssetnote\/|AppleWebKit \(KHTML/,
     /\bweb-automation\b|\bWebLoad\/|pdf\/\d|\bruby \d|^[a-z]+d \(unknown version\) CFNetwork\/|^iOS\/[\d.]+ \(\w+\) [a-z]+d\//,
@@ -394,7 +395,9 @@ const GARBAGE = /[\u0000-\u001f\u007f]|%00|^[^A-Za-z]*$|\$\{|\$\(|<\/?script|<\?
  *   `Chrome/{version}`, `{{.custom_user_agent}}`);
  * - a field no browser prints: a Gecko build date with a month past 12 or a day past 31
  *   (`Gecko/20174848`), `Mozilla/5.g` or `Mozilla/5.0...`, `Mozilla/5.0 Firefox/33.0` with no
- *   platform, `(compatible ;`, `rv: 42.0` or `rv 11.0`;
+ *   platform, `(compatible ;`, `rv: 42.0` or `rv 11.0`, an `AppleWebKit/` or `Gecko/` with no
+ *   version (iHeartRadio's feed fetcher: `AppleWebKit/ Chrome/ Safari - iHeartRadio`; an empty
+ *   `Chrome/` alone stays, real Vivo and Quadra devices send one);
  * - a Windows that no browser described so: the platform and nothing after it
  *   (`Mozilla/5.0 (Windows NT 6.1; Win64; x64)`, and likewise `Mozilla/5.0 (X11; Linux x86_64)`;
  *   an Android tuple alone is an app's own client), a string cut off after `(KHTML, like Gecko)`
@@ -416,7 +419,7 @@ const FABRICATED = new RegExp(
     /\bChrome\/(?:1[7-9]|[2-9]\d)\.0\.8\d\d\.0 |AppleWebKit\/[\d.]+ \(KHTML, like Gecko\) (?:Firefox|Opera)\/|\b(?:Safari|Edge)\/\d+\.0\.0\.0\b|\bMac OS X 10_\d+(?:_\d+)? rv:\d|\bWindows (?:95|98|CE|NT 4\.0)[^)]*\) AppleWebKit\/[\d.]+ \(KHTML, like Gecko\) Version\/[\d.]+ Safari\//,
     /^Mozilla\/5\.0 \((?!Windows NT 10\.0; Win64; x64\)|Macintosh; Intel Mac OS X 10_15_7\)|X11; (?:Linux x86_64|CrOS [^)]+)\))(?:Windows|Macintosh|X11)[^)]*\) AppleWebKit\/537\.36 \(KHTML, like Gecko\) Chrome\/(?:1[1-9]\d|2\d\d)\.0\.0\.0 Safari\/537\.36$/,
     /\(Macintosh; Intel Mac OS X (?:1[1-9]|2\d)[_\d]*\) AppleWebKit\/(?:537\.36 \(KHTML, like Gecko\) Chrome\/[1-9]\d\d\.[\d.]+ Safari\/537\.36|[\d.]+ \(KHTML, like Gecko\)(?: Version\/[\d.]+)?(?: Mobile\/\w+)? Safari\/[\d.]+)$|\bMac OS X (?:1[1-9]|2\d)[._\d]*; rv:(?:8[7-9]|9\d|[1-9]\d\d)\.\d\) Gecko\/20100101 Firefox\/|\bMac OS X \d+_\d+[^)]*; rv:[\d.]+\) Gecko\/\d+ Firefox\//,
-    /^Mozilla\/5\.0 \((?:Windows|Macintosh|X11)(?![^)]*\brv:)[^)]*\) Gecko\/20100101 Firefox\/|\) Gecko\/20100101 Firefox\/(?:\d+(?![.\d])|(?:[2-9]\d|\d{3})\.[1-9]\d*$)|\bGecko\/ |\bMSIE (?:8|9|10)\.0;(?![^)]*\b(?:Trident|SE \d|360SE|360EE|QIHU))|^Mozilla\/5\.0 \(compatible; MSIE [56]\.\d+;(?!.*\bOpera\b)/,
+    /^Mozilla\/5\.0 \((?:Windows|Macintosh|X11)(?![^)]*\brv:)[^)]*\) Gecko\/20100101 Firefox\/|\) Gecko\/20100101 Firefox\/(?:\d+(?![.\d])|(?:[2-9]\d|\d{3})\.[1-9]\d*$)|\bGecko\/ |\bAppleWebKit\/(?=[\s;)]|$)|\bMSIE (?:8|9|10)\.0;(?![^)]*\b(?:Trident|SE \d|360SE|360EE|QIHU))|^Mozilla\/5\.0 \(compatible; MSIE [56]\.\d+;(?!.*\bOpera\b)/,
     /^Mozilla\/\d\.\d \((?:compatible|Windows|Macintosh|X11|Linux),|\(Macintosh,/,
     /^Mozilla\/5\.0\((?:Windows|Macintosh|X11)|^Mozilla\/5\.0 \((?:Windows NT|Macintosh|X11)[^)]*(?:\)(?:AppleWebKit|Gecko)\/|\b(?:AppleWebKit|Gecko)\/)|^Mozilla\/5\.0 \([^)]*\) AppleWebKit\/[\d.]+ (?:Chrome|Safari)\//,
     /^Mozilla\/5\.0 \((?:Windows NT|Macintosh|X11)[^)]*\) AppleWebKit\/537\.36 \(KHTML, like Gecko\) (?:Chrome\/[\d.]+ Safari\/537\.3$|Chrome\/[\d.]+ Safari\/537\.36[\/,]|.*\/\d[\d.]*\.$)|\)' |\(\(/,
