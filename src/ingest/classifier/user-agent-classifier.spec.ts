@@ -173,6 +173,9 @@ describe('classifyUserAgent', () => {
       ['a summarizer', 'Mozilla/5.0 (compatible; ZorSummarizer/1.0)', 'ZorSummarizer', 'ZorSummarizer'],
       ['named after an assistant, no site of its own', 'Mozilla/5.0 (compatible; GeminiBot/1.0)', 'GeminiBot', 'Google'],
       ['named after a Chinese assistant', 'Doubao-User/1.0', 'Doubao-User', 'ByteDance'],
+      // An LLM proxy's request log (set 27's sources): the SDKs name their async clients so.
+      ['a vendor SDK\'s async client', 'AsyncAnthropic/Python 1.3.0', 'AsyncAnthropic', 'Anthropic'],
+      ['the other vendor SDK\'s async client', 'AsyncOpenAI/Python 1.40.0', 'AsyncOpenAI', 'OpenAI'],
       ['a name that only starts like one', 'Claudette-AI/1.0', 'Claudette-AI', 'Claudette-AI'],
     ])('unlisted, %s → ai other', (_what, ua, agent, operator) => {
       expect(classifyUserAgent(ua)).toMatchObject({ class: 'ai', aiCategory: 'other', aiAgent: agent, aiOperator: operator });

@@ -176,12 +176,14 @@ const PRODUCT_OPERATORS = new Map([
   ['grok', 'xAI'], ['claude', 'Anthropic'], ['gemini', 'Google'], ['chatgpt', 'OpenAI'], ['openai', 'OpenAI'],
   ['kimi', 'Moonshot'], ['qwen', 'Alibaba'], ['tongyi', 'Alibaba'], ['doubao', 'ByteDance'], ['hunyuan', 'Tencent'],
   ['yuanbao', 'Tencent'], ['deepseek', 'DeepSeek'], ['mistral', 'Mistral'], ['perplexity', 'Perplexity'],
+  ['anthropic', 'Anthropic'],
 ]);
-const PRODUCT_NAMED = new RegExp(`^(${[...PRODUCT_OPERATORS.keys()].join('|')})`, 'i');
+/** The vendors' SDKs name their async clients `AsyncAnthropic`, `AsyncOpenAI` (`AsyncAnthropic/Python 1.3.0`). */
+const PRODUCT_NAMED = new RegExp(`^(?:Async)?(${[...PRODUCT_OPERATORS.keys()].join('|')})`, 'i');
 const OWN_SITE = /https?:\/\/|\bwww\.|@/i;
 const productOperator = (name: string): string | undefined => {
   const m = PRODUCT_NAMED.exec(name);
-  return m && !/[a-z]/.test(name.charAt(m[1].length)) ? PRODUCT_OPERATORS.get(m[1].toLowerCase()) : undefined;
+  return m && !/[a-z]/.test(name.charAt(m[0].length)) ? PRODUCT_OPERATORS.get(m[1].toLowerCase()) : undefined;
 };
 const AI_TLD_HOST = /(?<![\w.-])(?:www\.)?((?:[a-z0-9-]+\.)+ai)(?![\w-]|\.[a-z])/i;
 

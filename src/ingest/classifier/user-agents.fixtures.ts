@@ -216,6 +216,7 @@ export const AI_AGENTS: ReadonlyArray<readonly [string, string, AiCategory]> = [
   ['Lingma/2.11.2 (Windows; x64)', 'Tongyi Lingma', 'agent'],
   ['MiniMaxCode', 'MiniMax Code', 'agent'],
   ['CherryStudio/1.8.4', 'Cherry Studio', 'assistant'],
+  ['opencode2/0.0.0-beta-18866', 'opencode', 'agent'],
   ['gpt-researcher/1.0', 'GPT Researcher', 'agent'],
   ['AgentZero', 'Agent Zero', 'agent'],
   ['Cline/4.1.12', 'Cline', 'agent'],
