@@ -101,8 +101,8 @@ const HOMOGLYPH = /[A-Za-z][\u0370-\u03ff\u0400-\u04ff]|[\u0370-\u03ff\u0400-\u0
  *   any `.ai` host. With the registry emptied, the `.ai` host alone found 11 of the corpus's 157 AI
  *   rows against 3 of its 2,000 bots on 2026-11-23 (a search engine, an SEO tool and an AI lab's
  *   crawler the corpus calls a bot): worth it for agents no list names yet.
- * A sender that says it is a link preview, monitor, scanner, SEO tool, ads checker or search engine stays a bot
- * (policy §1), whatever AI its site sells.
+ * A sender that says it is a link preview, monitor, scanner, SEO tool, ads checker or search engine
+ * stays a bot (policy §1), whatever AI its site sells.
  */
 const AI_NAMED = /(?<![A-Za-z0-9])([A-Za-z0-9]*(?:AI|GPT|LLM)[-_]?(?:Bot|Crawler|Spider|Agent|User|Fetcher|SearchBot|Search|Indexer|Index))(?![A-Za-z]|[-_][A-Za-z])|(?<![\w.-])([A-Za-z0-9]+(?:[-_][A-Za-z0-9]+)*[-_]AI(?:[-_][A-Za-z0-9]+)*)\/\d/;
 const AI_MODEL_NAMED =
@@ -223,9 +223,10 @@ const IN_APP_BROWSERS: ReadonlyArray<readonly [name: string, pattern: RegExp]> =
 /**
  * Browsers of feature phones, PDAs and TVs (WAP, MIDP, NetFront, Openwave, Bada, Series 40, HbbTV,
  * GoBrowser), and small desktop browsers that print only their own name (Dillo, NetSurf, Off By
- * One, the text browser w3m; Lynx and Links print more): their UAs may open with a device name, or be a bare `Name/1.0` as a library's is, and carry
- * words bot lists use (`java`, `Name/1.0;`), so the browser is named first; one that also says bot,
- * crawl or a URL is a crawler imitating a phone (Googlebot-Mobile).
+ * One, the text browser w3m; Lynx and Links print more): their UAs may open with a device name, or
+ * be a bare `Name/1.0` as a library's is, and carry words bot lists use (`java`, `Name/1.0;`), so
+ * the browser is named first; one that also says bot, crawl or a URL is a crawler imitating a phone
+ * (Googlebot-Mobile).
  */
 const DEVICE_BROWSER =
   /\b(?:MIDP-\d|CLDC-\d|UP\.Browser|NetFront|MAUI\b|Bada\/|Series40|S40OviBrowser|Dolfin\/|SLP Browser|Obigo|Openwave|Nokia\d+[a-z]?\/|CE-HTML\/|HbbTV\/|NETTV\/|GoBrowser\b)|WAP[ _-]?Browser|^(?:Dillo|NetSurf|w3m)\/\d|\(compatible; OffByOne; [^)]*\)$/i;
@@ -254,8 +255,9 @@ const BOT_EVIDENCE = /bot\b|crawl|spider|-agent\b|https?:\/\//i;
  *   Android emulator's "Android SDK built for x86");
  * - package managers, developer CLIs and docs link checkers (`pip/`, `cargo/`, `git/`, `kubectl/`,
  *   `docker/`, `Gradle/`, Mercurial's `mercurial/proto-1.0`, the Axel downloader, the cadaver
- *   WebDAV client (not its neon library, which media players use too), the Godot engine's HTTP client, Sphinx's linkcheck, which signs a Firefox string with `Sphinx/7.2`), and
- *   a client named by its npm scoped package (`@skyvern/client/1.0.47`);
+ *   WebDAV client (not its neon library, which media players use too), the Godot engine's HTTP
+ *   client, Sphinx's linkcheck, which signs a Firefox string with `Sphinx/7.2`), and a client
+ *   named by its npm scoped package (`@skyvern/client/1.0.47`);
  * - a language runtime's own version (`Python/3.11`, `python:3.11`, `Ruby/3.2`, `Node/20`,
  *   `Deno/1.40`, Go's `go1.21.5`) or an SDK's language tag (`Anthropic/Python 0.30`,
  *   `OpenAI/JS 4.52`, Stripe's `NodeBindings/14`, `mistral-client-python/`, `go-client/`), which
