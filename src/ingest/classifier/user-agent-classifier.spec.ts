@@ -226,6 +226,9 @@ describe('classifyUserAgent', () => {
       ['a WebDAV client', 'cadaver/0.24 neon/0.32.5'],
       ['a game engine\'s HTTP client', 'GodotEngine/4.7.2.stable.official (Linux)'],
       ['a browser string with an empty AppleWebKit version', 'Mozilla/5.0 (Linux;) AppleWebKit/ Chrome/ Safari - iHeartRadio'],
+      // Set 29 (coreruleset's scanner-detection tests; CrowdSec's hub tests).
+      ['Havij\'s SQL-injection tool signing an IE 7 string', 'Mozilla/4.0 (compatible; MSIE 7.0; Windows NT 5.1; SV1; .NET CLR 2.0.50727) Havij'],
+      ['Gecko\'s date run into the next token', 'Mozilla/5.0 (X11; Linux x86_64; rv:102.0) Gecko/20100101Firefox/102.0'],
       ['a browser UA signed inside (KHTML, like Gecko; compatible; Name)', 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko; compatible; BuiltWith/1.4; rb.gy/xprgqj) Chrome/124.0.0.0 Safari/537.36'],
       ['a template left unfilled', 'Mozilla/5.0 (platform; rv:geckoversion) Gecko/geckotrail Firefox/firefoxversion'],
       ['a PHP injection', 'Mozilliqa"<?=print(9347655345-4954366);?>"'],
@@ -456,6 +459,7 @@ describe('classifyUserAgent', () => {
       ['WhiteHat\'s Aviator browser', 'Mozilla/5.0 (Windows NT 6.1; WOW64) AppleWebKit/537.36 (KHTML, like Gecko) WhiteHat Aviator/37.0.2062.99 Chrome/37.0.2062.99 Safari/537.36'],
       ['Dillo, which prints only its name', 'Dillo/3.1.1'],
       ['w3m, the text browser (captured from Debian\'s w3m)', 'w3m/0.5.3+git20230121'],
+      ['the Wii\'s Opera in its Shop Channel (Shopify/browser_sniffer\'s tests)', 'Opera/9.00 (Nintendo Wii; U; ; 1038-58; Wii Shop Channel/1.0; en)'],
       ['NetSurf', 'NetSurf/3.11 (Linux)'],
       ['Off By One', 'Mozilla/4.7 (compatible; OffByOne; Windows 98)'],
       ['GoBrowser on a Nokia', 'NokiaC3-00/GoBrowser'],

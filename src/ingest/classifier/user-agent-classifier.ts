@@ -221,15 +221,15 @@ const IN_APP_BROWSERS: ReadonlyArray<readonly [name: string, pattern: RegExp]> =
 ];
 
 /**
- * Browsers of feature phones, PDAs and TVs (WAP, MIDP, NetFront, Openwave, Bada, Series 40, HbbTV,
- * GoBrowser), and small desktop browsers that print only their own name (Dillo, NetSurf, Off By
+ * Browsers of feature phones, PDAs, TVs and the Wii (WAP, MIDP, NetFront, Openwave, Bada, Series 40,
+ * HbbTV, GoBrowser, the Wii's Opera, also in its Shop Channel), and small desktop browsers that print only their own name (Dillo, NetSurf, Off By
  * One, the text browser w3m; Lynx and Links print more): their UAs may open with a device name, or
  * be a bare `Name/1.0` as a library's is, and carry words bot lists use (`java`, `Name/1.0;`), so
  * the browser is named first; one that also says bot, crawl or a URL is a crawler imitating a phone
  * (Googlebot-Mobile).
  */
 const DEVICE_BROWSER =
-  /\b(?:MIDP-\d|CLDC-\d|UP\.Browser|NetFront|MAUI\b|Bada\/|Series40|S40OviBrowser|Dolfin\/|SLP Browser|Obigo|Openwave|Nokia\d+[a-z]?\/|CE-HTML\/|HbbTV\/|NETTV\/|GoBrowser\b)|WAP[ _-]?Browser|^(?:Dillo|NetSurf|w3m)\/\d|\(compatible; OffByOne; [^)]*\)$/i;
+  /\b(?:MIDP-\d|CLDC-\d|UP\.Browser|NetFront|MAUI\b|Bada\/|Series40|S40OviBrowser|Dolfin\/|SLP Browser|Obigo|Openwave|Nokia\d+[a-z]?\/|CE-HTML\/|HbbTV\/|NETTV\/|GoBrowser\b)|\(Nintendo Wii;|WAP[ _-]?Browser|^(?:Dillo|NetSurf|w3m)\/\d|\(compatible; OffByOne; [^)]*\)$/i;
 
 /**
  * Apps' own HTTP clients on a person's phone, which isbot reads as bots: the Facebook app's
@@ -266,7 +266,7 @@ const BOT_EVIDENCE = /bot\b|crawl|spider|-agent\b|https?:\/\//i;
  *   monitors, PDF renderers, load testers and web automation that sign a borrowed browser string
  *   (`WhiteHat Security`, but not WhiteHat's Aviator browser; `iOpus-Web-Automation`,
  *   `…Monitoring`, `ExpertPdf/9.4`, `WebLoad/1.4`, OneTrust's cookie scanner's `;OneTrust;`, the
- *   Shrook feed reader, Assetnote's scanner), Ruby's client, Apple's system daemons
+ *   Shrook feed reader, Assetnote's scanner, the Havij SQL-injection tool's IE 7 string), Ruby's client, Apple's system daemons
  *   (`securityd (unknown version) CFNetwork/…`, `iOS/8.1 (12B411) dataaccessd/1.0`), and
  *   `AppleWebKit` without its version, which browsers never print (the in-app browsers above are
  *   asked first: Facebook's 2012 iPad app sent one);
@@ -284,7 +284,7 @@ const AUTOMATION = new RegExp(
     /python-(?:requests|urllib|httpx)|\bcurl\/|\bwget\b|go-http-client|node-fetch|\baxios\/|\bokhttp\/|\bjava\/|libwww-perl|\bscrapy\b|\bdart:io\b|\bundici\b|PowerShell\/|OpenAPI-Generator\/|Swagger-Codegen\/|ReactorNetty|^(?!Mozilla\/).*(?<![a-z])(?:sdk|cli)(?![a-z])/,
     /\b(?:pip|CPython|conda|rubygems|Bundler|cargo|git|git-lfs|ansible(?:-galaxy)?|kubectl|docker|Gradle|Maven|twine|ureq|Siege|WhatWeb|Mikrotik|htdig|helm|Nikto|ZAP|Sphinx|Axel|cadaver|GodotEngine)\/v?\d|\bmercurial\/proto-|\bNuGet\b|gitlab-(?:runner|kas)|Docker-Client\/|^@[\w.-]+\/[\w.-]+\/v?\d/,
     /(?<![\w.-])(?:Python|Ruby|PHP|Perl|Node|NodeJS|Deno|Bun|Erlang|Elixir|OTP)[\/:]\d|(?<![\w.-])go ?1\.\d+(?![\w])|\/(?:Python|JS|Node|NodeJS|Ruby|PHP|Java|Go|Kotlin|Swift|Dotnet|CSharp) v?\d|\b(?:Node|Python|Ruby|PHP|Java|Go|Dotnet)Bindings\/|\bclient[-_](?:python|py|js|node|go|java|ruby|php|rust|dotnet)\b|\b(?:python|py|js|node|go|java|ruby|php|rust|dotnet)[-_]client\b/,
-    /screenshot|webthumb|thumbnail|wkhtmlto|websnapr|uptime|monitoring\b|\bprobe\b|kube-probe|\bPreload\b|link-resolver|Echoping\/|Siteimprove|acunetix|burpsuite|qualys|\bWhiteHat\b(?! Aviator)|\bSiteScope\b|\bip-label\b|\bEvaliant\b|\bMovableInk\b|\bSpamBayes\/|\bSiteCon\)|\bOneTrust\b|\bShrook\/|\bAssetnote\/|AppleWebKit \(KHTML/,
+    /screenshot|webthumb|thumbnail|wkhtmlto|websnapr|uptime|monitoring\b|\bprobe\b|kube-probe|\bPreload\b|link-resolver|Echoping\/|Siteimprove|acunetix|burpsuite|qualys|\bWhiteHat\b(?! Aviator)|\bSiteScope\b|\bip-label\b|\bEvaliant\b|\bMovableInk\b|\bSpamBayes\/|\bSiteCon\)|\bOneTrust\b|\bShrook\/|\bAssetnote\/|\) Havij$|AppleWebKit \(KHTML/,
     /\bweb-automation\b|\bWebLoad\/|pdf\/\d|\bruby \d|^[a-z]+d \(unknown version\) CFNetwork\/|^iOS\/[\d.]+ \(\w+\) [a-z]+d\//,
     /\b(?:Safari|Chrome|Firefox)\/[\d.]+ [^(]*\(compatible; ?[A-Za-z]|like Gecko; ?compatible; ?[A-Za-z]/,
     /(?:^|[(;\s])\+ ?(?:https?:\/\/|[\w-]+[.@][\w-])/,
@@ -399,9 +399,10 @@ const GARBAGE = /[\u0000-\u001f\u007f]|%00|^[^A-Za-z]*$|\$\{|\$\(|<\/?script|<\?
  *   `Chrome/{version}`, `{{.custom_user_agent}}`);
  * - a field no browser prints: a Gecko build date with a month past 12 or a day past 31
  *   (`Gecko/20174848`), `Mozilla/5.g` or `Mozilla/5.0...`, `Mozilla/5.0 Firefox/33.0` with no
- *   platform, `(compatible ;`, `rv: 42.0` or `rv 11.0`, an `AppleWebKit/` or `Gecko/` with no
- *   version (iHeartRadio's feed fetcher: `AppleWebKit/ Chrome/ Safari - iHeartRadio`; an empty
- *   `Chrome/` alone stays, real Vivo and Quadra devices send one);
+ *   platform, `(compatible ;`, `rv: 42.0` or `rv 11.0`, Gecko's date run into the next token
+ *   (`Gecko/20100101Firefox/102.0`), an `AppleWebKit/` or `Gecko/` with no version
+ *   (iHeartRadio's feed fetcher: `AppleWebKit/ Chrome/ Safari - iHeartRadio`; an empty `Chrome/`
+ *   alone stays, real Vivo and Quadra devices send one);
  * - a Windows that no browser described so: the platform and nothing after it
  *   (`Mozilla/5.0 (Windows NT 6.1; Win64; x64)`, and likewise `Mozilla/5.0 (X11; Linux x86_64)`;
  *   an Android tuple alone is an app's own client), a string cut off after `(KHTML, like Gecko)`
@@ -423,7 +424,7 @@ const FABRICATED = new RegExp(
     /\bChrome\/(?:1[7-9]|[2-9]\d)\.0\.8\d\d\.0 |AppleWebKit\/[\d.]+ \(KHTML, like Gecko\) (?:Firefox|Opera)\/|\b(?:Safari|Edge)\/\d+\.0\.0\.0\b|\bMac OS X 10_\d+(?:_\d+)? rv:\d|\bWindows (?:95|98|CE|NT 4\.0)[^)]*\) AppleWebKit\/[\d.]+ \(KHTML, like Gecko\) Version\/[\d.]+ Safari\//,
     /^Mozilla\/5\.0 \((?!Windows NT 10\.0; Win64; x64\)|Macintosh; Intel Mac OS X 10_15_7\)|X11; (?:Linux x86_64|CrOS [^)]+)\))(?:Windows|Macintosh|X11)[^)]*\) AppleWebKit\/537\.36 \(KHTML, like Gecko\) Chrome\/(?:1[1-9]\d|2\d\d)\.0\.0\.0 Safari\/537\.36$/,
     /\(Macintosh; Intel Mac OS X (?:1[1-9]|2\d)[_\d]*\) AppleWebKit\/(?:537\.36 \(KHTML, like Gecko\) Chrome\/[1-9]\d\d\.[\d.]+ Safari\/537\.36|[\d.]+ \(KHTML, like Gecko\)(?: Version\/[\d.]+)?(?: Mobile\/\w+)? Safari\/[\d.]+)$|\bMac OS X (?:1[1-9]|2\d)[._\d]*; rv:(?:8[7-9]|9\d|[1-9]\d\d)\.\d\) Gecko\/20100101 Firefox\/|\bMac OS X \d+_\d+[^)]*; rv:[\d.]+\) Gecko\/\d+ Firefox\//,
-    /^Mozilla\/5\.0 \((?:Windows|Macintosh|X11)(?![^)]*\brv:)[^)]*\) Gecko\/20100101 Firefox\/|\) Gecko\/20100101 Firefox\/(?:\d+(?![.\d])|(?:[2-9]\d|\d{3})\.[1-9]\d*$)|\bGecko\/ |\bAppleWebKit\/(?=[\s;)]|$)|\bMSIE (?:8|9|10)\.0;(?![^)]*\b(?:Trident|SE \d|360SE|360EE|QIHU))|^Mozilla\/5\.0 \(compatible; MSIE [56]\.\d+;(?!.*\bOpera\b)/,
+    /^Mozilla\/5\.0 \((?:Windows|Macintosh|X11)(?![^)]*\brv:)[^)]*\) Gecko\/20100101 Firefox\/|\) Gecko\/20100101 Firefox\/(?:\d+(?![.\d])|(?:[2-9]\d|\d{3})\.[1-9]\d*$)|\bGecko\/ |\bGecko\/\d{8}(?=[A-Za-z])|\bAppleWebKit\/(?=[\s;)]|$)|\bMSIE (?:8|9|10)\.0;(?![^)]*\b(?:Trident|SE \d|360SE|360EE|QIHU))|^Mozilla\/5\.0 \(compatible; MSIE [56]\.\d+;(?!.*\bOpera\b)/,
     /^Mozilla\/\d\.\d \((?:compatible|Windows|Macintosh|X11|Linux),|\(Macintosh,/,
     /^Mozilla\/5\.0\((?:Windows|Macintosh|X11)|^Mozilla\/5\.0 \((?:Windows NT|Macintosh|X11)[^)]*(?:\)(?:AppleWebKit|Gecko)\/|\b(?:AppleWebKit|Gecko)\/)|^Mozilla\/5\.0 \([^)]*\) AppleWebKit\/[\d.]+ (?:Chrome|Safari)\//,
     /^Mozilla\/5\.0 \((?:Windows NT|Macintosh|X11)[^)]*\) AppleWebKit\/537\.36 \(KHTML, like Gecko\) (?:Chrome\/[\d.]+ Safari\/537\.3$|Chrome\/[\d.]+ Safari\/537\.36[\/,]|.*\/\d[\d.]*\.$)|\)' |\(\(/,
