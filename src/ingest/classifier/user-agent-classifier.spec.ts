@@ -105,6 +105,16 @@ describe('classifyUserAgent', () => {
     });
   });
 
+  // Set 30 (lnav's IIS test logs): a forwarder that reads IIS's W3C log sends `+` for every space.
+  it.each([
+    ['Mozilla/5.0+(Windows+NT+6.1;+WOW64;+Trident/7.0;+rv:11.0)+like+Gecko', 'human'],
+    ['Mozilla/5.0+(Macintosh;+Intel+Mac+OS+X+10_9_4)+AppleWebKit/537.36+(KHTML,+like+Gecko)+Chrome/36.0.1985.125+Safari/537.36', 'human'],
+    ['Mozilla/5.0+(compatible;+GPTBot/1.2;++https://openai.com/gptbot)', 'ai'],
+    ['Baiduspider+(+http://www.baidu.com/search/spider.htm)', 'bot'],
+  ])('reads an IIS-logged UA with its spaces back: %s', (ua, expected) => {
+    expect(classifyUserAgent(ua).class).toBe(expected);
+  });
+
   describe('the disputed cases of classification.md §1', () => {
     it.each([
       ['Applebot', 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_5) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/13.1.1 Safari/605.1.15 (Applebot/0.1; +http://www.apple.com/go/applebot)'],
@@ -246,6 +256,9 @@ describe('classifyUserAgent', () => {
       ['shell command substitution', '$(sleep 11)'],
       ['a server-side include', '<!--#exec cmd="cat /etc/passwd"-->'],
       ['path traversal', '../../../etc/passwd'],
+      // Set 30 (pirsch's bot-filter tests): payloads glued to a number, and SQL Server's IIF.
+      ['a boolean SQL probe glued to its number', "-2985OR 6255=1124 AND ('lNxX' LIKE 'lNxX"],
+      ['an IIF probe', 'IiF(3856=6771,3856,1/0)'],
       ['encoded path traversal', '%252e%252e/%252e%252e/boot.ini'],
       ['a file URL', 'file:///etc/group'],
       ['a Windows that never shipped', 'Mozilla/5.0 (Windows NT 9.1.1; Win64; x64; rv:42.0) Gecko/20100101 Firefox/42.0'],

@@ -335,10 +335,10 @@ const BROWSER_ADDON = /\b(?:chromeframe(?:\/[\d.]+)?|GWX:[A-Z]+|MSN Optimized\w*
 
 /**
  * Empty, the log placeholder, control characters or an encoded NUL, or an injection attempt
- * (`${jndi:…}`, `<script>`, `' OR 1=1 --`, `$(sleep 11)`, `../../etc/passwd`): never a person, and
- * never an agent's own claim.
+ * (`${jndi:…}`, `<script>`, `' OR 1=1 --`, `-2985OR 6255=1124`, `IiF(3856=6771,3856,1/0)`,
+ * `$(sleep 11)`, `../../etc/passwd`): never a person, and never an agent's own claim.
  */
-const GARBAGE = /[\u0000-\u001f\u007f]|%00|^[^A-Za-z]*$|\$\{|\$\(|<\/?script|<\?|<!--#|\balert\(|\bwaitfor delay\b|\b(?:sleep|pg_sleep|make_set|elt|concat|char|md5|eval)\(|\b(?:or|and) (?:not )?\d+=\d+|\border by \d|\/\*\*\/|\bprint\(|'\s*;|\.\.(?:[\/\\]|%2f|%5c|%25)|%252e|\/etc\/passwd|\bboot\.ini\b|WEB-INF|^file:|'\s*(?:or|and)\s|\bunion\b.*\bselect\b|;\s*--/i;
+const GARBAGE = /[\u0000-\u001f\u007f]|%00|^[^A-Za-z]*$|\$\{|\$\(|<\/?script|<\?|<!--#|\balert\(|\bwaitfor delay\b|\b(?:sleep|pg_sleep|make_set|elt|concat|char|md5|eval)\(|(?<![a-z])(?:or|and) (?:not )?\d+=\d+|\biif\(\d+=\d+|'\s*like\s*'|\border by \d|\/\*\*\/|\bprint\(|'\s*;|\.\.(?:[\/\\]|%2f|%5c|%25)|%252e|\/etc\/passwd|\bboot\.ini\b|WEB-INF|^file:|'\s*(?:or|and)\s|\bunion\b.*\bselect\b|;\s*--/i;
 /**
  * A browser string no browser sent: browsers print their UA from a fixed grammar, and generators
  * that rotate or mutate browser strings break it. Asked after the agent list, so an agent that
@@ -567,7 +567,16 @@ function human(userAgent: string, inAppName: string | undefined): Classification
   });
 }
 
-function classify(userAgent: string): Classification {
+/**
+ * IIS's W3C log writes a User-Agent's spaces as `+` (`Mozilla/5.0+(Windows+NT+6.1;+WOW64;+Trident/7.0;
+ * +rv:11.0)+like+Gecko`); a forwarder that reads such a log sends it so. No client sends a UA with
+ * no space at all and `+(` or `;+` in it, so such a string is read with its spaces back (Baidu's
+ * old `Baiduspider+(+http://…)` stays the crawler it is either way).
+ */
+const IIS_LOGGED = /\+\(|;\+/;
+
+function classify(logged: string): Classification {
+  const userAgent = !logged.includes(' ') && IIS_LOGGED.test(logged) ? logged.replace(/\+/g, ' ') : logged;
   if (userAgent.length > MAX_CLASSIFIED_USER_AGENT_LENGTH || GARBAGE.test(userAgent) || HOMOGLYPH.test(userAgent)) return BOT;
 
   // Before any bot test: isbot counts AI agents as bots.
