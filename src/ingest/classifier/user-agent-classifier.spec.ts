@@ -229,7 +229,6 @@ describe('classifyUserAgent', () => {
       ['a health probe', 'kube-probe/1.9+'],
       ['a security scanner', 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 Acunetix'],
       ['a browser UA signed with (compatible; Name)', 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 (compatible; Sitebulb/1.0)'],
-      // BuiltWith signs inside the engine's comment, as bingbot does (a 2026 detector's test list quotes it).
       // Set 27 (captured from Debian's packages, and a podcast directory's fetcher list).
       ['a download accelerator', 'Axel/2.17.11 (linux-gnu)'],
       ['a version-control client', 'mercurial/proto-1.0 (Mercurial 6.3.2)'],
@@ -239,6 +238,7 @@ describe('classifyUserAgent', () => {
       // Set 29 (coreruleset's scanner-detection tests; CrowdSec's hub tests).
       ['Havij\'s SQL-injection tool signing an IE 7 string', 'Mozilla/4.0 (compatible; MSIE 7.0; Windows NT 5.1; SV1; .NET CLR 2.0.50727) Havij'],
       ['Gecko\'s date run into the next token', 'Mozilla/5.0 (X11; Linux x86_64; rv:102.0) Gecko/20100101Firefox/102.0'],
+      // BuiltWith signs inside the engine's comment, as bingbot does (a 2026 detector's test list quotes it).
       ['a browser UA signed inside (KHTML, like Gecko; compatible; Name)', 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko; compatible; BuiltWith/1.4; rb.gy/xprgqj) Chrome/124.0.0.0 Safari/537.36'],
       ['a template left unfilled', 'Mozilla/5.0 (platform; rv:geckoversion) Gecko/geckotrail Firefox/firefoxversion'],
       ['a PHP injection', 'Mozilliqa"<?=print(9347655345-4954366);?>"'],

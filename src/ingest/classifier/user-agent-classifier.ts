@@ -222,11 +222,11 @@ const IN_APP_BROWSERS: ReadonlyArray<readonly [name: string, pattern: RegExp]> =
 
 /**
  * Browsers of feature phones, PDAs, TVs and the Wii (WAP, MIDP, NetFront, Openwave, Bada, Series 40,
- * HbbTV, GoBrowser, the Wii's Opera, also in its Shop Channel), and small desktop browsers that print only their own name (Dillo, NetSurf, Off By
- * One, the text browser w3m; Lynx and Links print more): their UAs may open with a device name, or
- * be a bare `Name/1.0` as a library's is, and carry words bot lists use (`java`, `Name/1.0;`), so
- * the browser is named first; one that also says bot, crawl or a URL is a crawler imitating a phone
- * (Googlebot-Mobile).
+ * HbbTV, GoBrowser, the Wii's Opera, also in its Shop Channel), and small desktop browsers that
+ * print only their own name (Dillo, NetSurf, Off By One, the text browser w3m; Lynx and Links print
+ * more): their UAs may open with a device name, or be a bare `Name/1.0` as a library's is, and carry
+ * words bot lists use (`java`, `Name/1.0;`), so the browser is named first; one that also says bot,
+ * crawl or a URL is a crawler imitating a phone (Googlebot-Mobile).
  */
 const DEVICE_BROWSER =
   /\b(?:MIDP-\d|CLDC-\d|UP\.Browser|NetFront|MAUI\b|Bada\/|Series40|S40OviBrowser|Dolfin\/|SLP Browser|Obigo|Openwave|Nokia\d+[a-z]?\/|CE-HTML\/|HbbTV\/|NETTV\/|GoBrowser\b)|\(Nintendo Wii;|WAP[ _-]?Browser|^(?:Dillo|NetSurf|w3m)\/\d|\(compatible; OffByOne; [^)]*\)$/i;
