@@ -266,8 +266,9 @@ const BOT_EVIDENCE = /bot\b|crawl|spider|-agent\b|https?:\/\//i;
  *   monitors, PDF renderers, load testers and web automation that sign a borrowed browser string
  *   (`WhiteHat Security`, but not WhiteHat's Aviator browser; `iOpus-Web-Automation`,
  *   `…Monitoring`, `ExpertPdf/9.4`, `WebLoad/1.4`, OneTrust's cookie scanner's `;OneTrust;`, the
- *   Shrook feed reader, Assetnote's scanner, the Havij SQL-injection tool's IE 7 string), Ruby's client, Apple's system daemons
- *   (`securityd (unknown version) CFNetwork/…`, `iOS/8.1 (12B411) dataaccessd/1.0`), and
+ *   Shrook feed reader, Assetnote's scanner, the Havij SQL-injection tool's IE 7 string), Ruby's
+ *   client, Apple's system daemons (`securityd (unknown version) CFNetwork/…`,
+ *   `iOS/8.1 (12B411) dataaccessd/1.0`), and
  *   `AppleWebKit` without its version, which browsers never print (the in-app browsers above are
  *   asked first: Facebook's 2012 iPad app sent one);
  * - a browser UA that ends by naming its sender in `(compatible; Name)`, or names it inside the
