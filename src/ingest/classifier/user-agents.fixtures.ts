@@ -217,6 +217,11 @@ export const AI_AGENTS: ReadonlyArray<readonly [string, string, AiCategory]> = [
   ['MiniMaxCode', 'MiniMax Code', 'agent'],
   ['CherryStudio/1.8.4', 'Cherry Studio', 'assistant'],
   ['opencode2/0.0.0-beta-18866', 'opencode', 'agent'],
+  // Set 31: literals read in the products' own code (Continue's LLM-router adapters, Roo Code's CLI, Khoj, Stagehand's Go SDK).
+  ['Continue/IDE', 'Continue', 'agent'],
+  ['roo-cli', 'Roo Code', 'agent'],
+  ['Khoj', 'Khoj', 'assistant'],
+  ['stagehand-sdk-go/4.0.2', 'Stagehand', 'agent'],
   // LLM relays' impersonation tables (CLIProxyAPI, ccLoad, cc-switch, kiro.rs), checked against the clients' own code.
   ['grok-pager/0.2.119 grok-shell/0.2.119 (macos; aarch64)', 'Grok CLI', 'agent'],
   ['xai-grok-workspace/0.2.114', 'Grok CLI', 'agent'],
