@@ -222,6 +222,18 @@ export const AI_AGENTS: ReadonlyArray<readonly [string, string, AiCategory]> = [
   ['roo-cli', 'Roo Code', 'agent'],
   ['Khoj', 'Khoj', 'assistant'],
   ['stagehand-sdk-go/4.0.2', 'Stagehand', 'agent'],
+  // Set 32: AI frameworks', gateways' and chatbots' own clients, each literal read in the product's code.
+  ['Agents/Python 0.21.0', 'OpenAI Agents SDK', 'other'],
+  ['google-adk/1.4.2 gl-python/3.12.3', 'Google ADK', 'other'],
+  ['autogen-python/0.7.5', 'AutoGen', 'other'],
+  ['langchain-comm-python-azure-openai', 'LangChain', 'other'],
+  ['flowise', 'Flowise', 'other'],
+  ['Portkey Gateway/1.0', 'Portkey', 'other'],
+  ['AstrBot/4.27.4', 'AstrBot', 'assistant'],
+  ['LangBot-Plugin-Installer', 'LangBot', 'assistant'],
+  ['Kodu/2.3.11', 'Kodu', 'agent'],
+  ['context7-cli', 'Context7', 'agent'],
+  ['e2b-python-sdk/2.45.1', 'E2B', 'other'],
   // LLM relays' impersonation tables (CLIProxyAPI, ccLoad, cc-switch, kiro.rs), checked against the clients' own code.
   ['grok-pager/0.2.119 grok-shell/0.2.119 (macos; aarch64)', 'Grok CLI', 'agent'],
   ['xai-grok-workspace/0.2.114', 'Grok CLI', 'agent'],
