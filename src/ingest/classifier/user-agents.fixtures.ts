@@ -234,6 +234,14 @@ export const AI_AGENTS: ReadonlyArray<readonly [string, string, AiCategory]> = [
   ['Kodu/2.3.11', 'Kodu', 'agent'],
   ['context7-cli', 'Context7', 'agent'],
   ['e2b-python-sdk/2.45.1', 'E2B', 'other'],
+  // Set 35: more frameworks' own clients (agent SDKs fetching skills, model-API clients, MCP OAuth).
+  ['strands-agents-sdk', 'Strands Agents', 'other'],
+  ['langchain4j-mistral-ai', 'LangChain4j', 'other'],
+  ['spring-ai-anthropic-sdk', 'Spring AI', 'other'],
+  ['FastMCP-GitHub-OAuth', 'FastMCP', 'other'],
+  ['LiveKit Agents', 'LiveKit Agents', 'other'],
+  ['pipecat/1.7.0', 'Pipecat', 'other'],
+  ['lazyllm-skill-installer/1.0', 'LazyLLM', 'other'],
   // LLM relays' impersonation tables (CLIProxyAPI, ccLoad, cc-switch, kiro.rs), checked against the clients' own code.
   ['grok-pager/0.2.119 grok-shell/0.2.119 (macos; aarch64)', 'Grok CLI', 'agent'],
   ['xai-grok-workspace/0.2.114', 'Grok CLI', 'agent'],
