@@ -242,6 +242,13 @@ export const AI_AGENTS: ReadonlyArray<readonly [string, string, AiCategory]> = [
   ['LiveKit Agents', 'LiveKit Agents', 'other'],
   ['pipecat/1.7.0', 'Pipecat', 'other'],
   ['lazyllm-skill-installer/1.0', 'LazyLLM', 'other'],
+  // A survey of AI projects' own code (not a held-out set): literals as each project writes them.
+  ['Mozilla/5.0 (compatible; MCPFetchBot/1.0)', 'gofetch', 'agent'],
+  ['agent-fetch/0.1', 'agent-fetch', 'agent'],
+  ['beeai-framework https://github.com/i-am-bee/beeai-framework', 'BeeAI Framework', 'other'],
+  ['Genkit/1.0 (https://github.com/genkit-ai/genkit; genkit@google.com)', 'Genkit', 'other'],
+  ['Cloudflare-Agents-MCP/1.0', 'Cloudflare Agents docs MCP', 'other'],
+  ['Mozilla/5.0 (compatible; PraisonAI/1.0; +http://praisonai.com/bot)', 'PraisonAI', 'other'],
   // LLM relays' impersonation tables (CLIProxyAPI, ccLoad, cc-switch, kiro.rs), checked against the clients' own code.
   ['grok-pager/0.2.119 grok-shell/0.2.119 (macos; aarch64)', 'Grok CLI', 'agent'],
   ['xai-grok-workspace/0.2.114', 'Grok CLI', 'agent'],
