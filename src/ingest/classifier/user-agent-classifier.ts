@@ -298,13 +298,13 @@ const AUTOMATION = new RegExp(
 /**
  * A runtime's own name for its platform, in the case it reports it: Node's `process.platform` and
  * `process.arch` (`(darwin; arm64)`, `(win32; x64)`, `linux x64`) and Go's `GOOS/GOARCH`
- * (`linux/amd64`). SDKs and CLIs write them into their UA (`MinIO (linux; x64) minio-js/8.0`, a
- * coding CLI's `GrokCLI/0.1 (darwin; arm64)`); browsers write `Macintosh`, `Windows NT`, `Linux
- * x86_64`, `FreeBSD amd64`, and apps' clients `Darwin/23.1.0`, so case decides and `AUTOMATION`,
- * which ignores it, cannot hold it.
+ * (`linux/amd64`, or `(linux; amd64)` as LocalAI writes them). SDKs and CLIs write them into their
+ * UA (`MinIO (linux; x64) minio-js/8.0`, a coding CLI's `GrokCLI/0.1 (darwin; arm64)`); browsers
+ * write `Macintosh`, `Windows NT`, `Linux x86_64`, `FreeBSD amd64`, and apps' clients
+ * `Darwin/23.1.0`, so case decides and `AUTOMATION`, which ignores it, cannot hold it.
  */
 const RUNTIME_PLATFORM =
-  /[(;\s](?:darwin|win32|linux|freebsd|openbsd|sunos|aix)[;,]? (?:x64|arm64|ia32|arm|ppc64|s390x|loong64|riscv64|mipsel|mips)(?![\w.])|(?<![\w.-])(?:darwin|linux|windows|freebsd|openbsd|netbsd|android)\/(?:amd64|arm64|386|arm|ppc64le|s390x|riscv64|loong64)(?![\w.])/;
+  /[(;\s](?:darwin|win32|windows|linux|freebsd|openbsd|sunos|aix)[;,]? (?:x64|amd64|arm64|ia32|386|arm|ppc64le|ppc64|s390x|loong64|riscv64|mipsel|mips)(?![\w.])|(?<![\w.-])(?:darwin|linux|windows|freebsd|openbsd|netbsd|android)\/(?:amd64|arm64|386|arm|ppc64le|s390x|riscv64|loong64)(?![\w.])/;
 
 /**
  * The device model of an Android or Windows Phone browser UA (with Android's `Build/…`): a phone

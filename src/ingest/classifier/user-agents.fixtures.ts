@@ -249,6 +249,8 @@ export const AI_AGENTS: ReadonlyArray<readonly [string, string, AiCategory]> = [
   ['Genkit/1.0 (https://github.com/genkit-ai/genkit; genkit@google.com)', 'Genkit', 'other'],
   ['Cloudflare-Agents-MCP/1.0', 'Cloudflare Agents docs MCP', 'other'],
   ['Mozilla/5.0 (compatible; PraisonAI/1.0; +http://praisonai.com/bot)', 'PraisonAI', 'other'],
+  // Set 36: LocalAI writes Go's runtime.GOOS and GOARCH after a semicolon; once that reads as a tool, its name says AI.
+  ['LocalAI/v4.9.0 (linux; amd64)', 'LocalAI', 'other'],
   // LLM relays' impersonation tables (CLIProxyAPI, ccLoad, cc-switch, kiro.rs), checked against the clients' own code.
   ['grok-pager/0.2.119 grok-shell/0.2.119 (macos; aarch64)', 'Grok CLI', 'agent'],
   ['xai-grok-workspace/0.2.114', 'Grok CLI', 'agent'],
