@@ -577,8 +577,10 @@ function human(userAgent: string, inAppName: string | undefined): Classification
 const IIS_LOGGED = /\+\(|;\+/;
 
 function classify(logged: string): Classification {
+  // Over-long strings are bots whatever they hold, so they are neither scanned nor rewritten.
+  if (logged.length > MAX_CLASSIFIED_USER_AGENT_LENGTH) return BOT;
   const userAgent = !logged.includes(' ') && IIS_LOGGED.test(logged) ? logged.replace(/\+/g, ' ') : logged;
-  if (userAgent.length > MAX_CLASSIFIED_USER_AGENT_LENGTH || GARBAGE.test(userAgent) || HOMOGLYPH.test(userAgent)) return BOT;
+  if (GARBAGE.test(userAgent) || HOMOGLYPH.test(userAgent)) return BOT;
 
   // Before any bot test: isbot counts AI agents as bots.
   // A CLI's agent marker names who is acting, before a token the CLI's own name may hold (`agent/github-copilot`).
