@@ -80,6 +80,7 @@ describe('classifyUserAgent', () => {
       ['pulumi-cli/1 (v3.259.0; linux; cmd=up; agent=claude)', 'Claude-Code', 'Anthropic'],
       ['flyctl/0.4.87 (interactive=false; parent=node; agent=gemini-cli)', 'Google-Gemini-CLI', 'Google'],
       ['flyctl/0.4.87 (interactive=false; parent=node; agent=kiro)', 'Kiro', 'Amazon'],
+      ['flyctl/0.4.87 (interactive=false; parent=node; agent=openclaw)', 'OpenClaw', 'OpenClaw'],
       ['cli/1.13.0 databricks-sdk-go/0.175.0 go/1.25.0 os/linux cmd/bundle_deploy auth/pat agent/windsurf', 'Windsurf', 'Cognition'],
       ['huggingface-cli/1.28.0; hf_hub/1.28.0; python/3.12.3; agent/github-copilot', 'GitHub Copilot', 'GitHub'],
       ['aws-cli/2.27.0 ua/2.1 os/linux#6.8 lang/python#3.13.2 exec-env/AmazonQ-For-CLI-Version-1.12.0 md/command#s3.ls', 'Amazon Q Developer', 'Amazon'],
@@ -88,7 +89,7 @@ describe('classifyUserAgent', () => {
     });
 
     it('names an agent the marker table lacks as the CLI does, and reads no other exec-env as an agent', () => {
-      expect(classifyUserAgent('flyctl/0.4.87 (interactive=false; parent=node; agent=openclaw)')).toMatchObject({ class: 'ai', aiAgent: 'openclaw', aiCategory: 'agent' });
+      expect(classifyUserAgent('flyctl/0.4.87 (interactive=false; parent=node; agent=hermes)')).toMatchObject({ class: 'ai', aiAgent: 'hermes', aiCategory: 'agent' });
       expect(classifyUserAgent('aws-cli/2.27.0 ua/2.1 os/linux#6.8 exec-env/AWS_Lambda_python3.12').class).toBe('bot');
       expect(classifyUserAgent('FirebaseCLI/15.28.1').class).toBe('bot');
     });

@@ -306,6 +306,18 @@ export const AI_AGENTS: ReadonlyArray<readonly [string, string, AiCategory]> = [
   ['DSPy/3.1.3', 'DSPy', 'other'],
   ['litellm/1.74.0', 'LiteLLM', 'other'],
   ['bolt.diy', 'bolt.diy', 'agent'],
+  // OpenClaw and its 2026 forks, literals read in each project's code: OpenClaw's fetch of a file or image
+  // URL it is given (and its name before January 2026), PicoClaw's honest retry after a Cloudflare
+  // challenge, ZeroClaw's and nullclaw's web_fetch tools, IronClaw's model client.
+  ['OpenClaw-Gateway/1.0', 'OpenClaw', 'agent'],
+  ['openclaw', 'OpenClaw', 'agent'],
+  ['Clawdbot-Gateway/1.0', 'OpenClaw', 'agent'],
+  ['picoclaw/0.2.9 (+https://github.com/sipeed/picoclaw; AI assistant bot)', 'PicoClaw', 'agent'],
+  ['PicoClaw/0.2.9', 'PicoClaw', 'agent'],
+  ['ZeroClaw/0.1 (web_fetch)', 'ZeroClaw', 'agent'],
+  ['nullclaw/0.1 (web_fetch tool)', 'nullclaw', 'agent'],
+  ['nullClaw/1.0', 'nullclaw', 'agent'],
+  ['ironclaw', 'IronClaw', 'agent'],
   // Unlisted: a Model Context Protocol server, a deep-research agent (named after the product).
   ['mcp-server-airbnb/0.3.0 (+https://github.com/openbnb-org/mcp-server-airbnb)', 'mcp-server-airbnb', 'other'],
   ['pubmed-mcp-server (+https://github.com/cyanheads/pubmed-mcp-server)', 'pubmed-mcp-server', 'other'],
