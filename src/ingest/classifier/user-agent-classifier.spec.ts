@@ -63,6 +63,9 @@ describe('classifyUserAgent', () => {
       ['Spider', 'Sogou Pic Spider/3.0(+http://www.sogou.com/docs/help/webmasters.htm#07)'],
       ['Operator', 'Mozilla/5.0 (compatible; Operator/1.0; +https://www.example.com/bot.html)'],
       ['Code', 'Mozilla/5.0 (compatible; crawler4j; +http://code.google.com/p/crawler4j/)'],
+      // Cloudflare Radar files these as AI; their documented purposes are an SEO audit's and a contact-data crawler's.
+      ['SpyglassesBot', 'Mozilla/5.0 (compatible; SpyglassesBot/1.0; +https://spyglasses.io/docs/help/spyglasses-bot) FAQ Generation'],
+      ['netEstate NE Crawler', 'netEstate NE Crawler (+http://www.website-datenbank.de/)'],
     ])('pruned registry key %s → bot', (key, ua) => {
       expect(PRUNED).toHaveProperty([key]);
       expect(classifyUserAgent(ua).class).toBe('bot');
@@ -182,6 +185,8 @@ describe('classifyUserAgent', () => {
       ['RAG as the end of its name', 'docs-rag/0.2 (+https://example.com)', 'docs-rag', 'docs-rag'],
       ['a chatbot', 'ZorChatbot/1.0 (+https://example.com)', 'ZorChatbot', 'ZorChatbot'],
       ['a summarizer', 'Mozilla/5.0 (compatible; ZorSummarizer/1.0)', 'ZorSummarizer', 'ZorSummarizer'],
+      ['a coding agent, one token without a version', 'zor-coding-agent', 'zor-coding-agent', 'zor-coding-agent'],
+      ['a Reddit API client that is an MCP server', 'script:zor-mcp/1.0 (by /u/zor)', 'zor-mcp', 'zor-mcp'],
       ['named after an assistant, no site of its own', 'Mozilla/5.0 (compatible; GeminiBot/1.0)', 'GeminiBot', 'Google'],
       ['named after a Chinese assistant', 'Doubao-User/1.0', 'Doubao-User', 'ByteDance'],
       // An LLM proxy's request log (set 27's sources): the SDKs name their async clients so.

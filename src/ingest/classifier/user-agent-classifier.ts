@@ -73,10 +73,12 @@ const alternation = (tokens: Iterable<string>): string =>
 
 /**
  * Whole tokens: the characters around a token may not be letters, digits or `_`, so "GPTBot/1.2",
- * "(compatible; ClaudeBot" and "meta-externalagent/1.1" match, "Claudette" does not.
+ * "(compatible; ClaudeBot" and "meta-externalagent/1.1" match, "Claudette" does not. One `_` may
+ * follow when a UUID does: Bedrock's knowledge-base crawler sends `bedrockbot_<uuid>` (AWS's docs).
  */
-const WORD_PATTERN = new RegExp(`(?<![A-Za-z0-9_])(?:${alternation(byMode.word.keys())})(?![A-Za-z0-9_])`, 'gi');
-const EXACT_PATTERN = new RegExp(`(?<![A-Za-z0-9_])(?:${alternation(byMode.exact.keys())})(?![A-Za-z0-9_])`, 'g');
+const TOKEN_END = '(?![A-Za-z0-9]|_(?![0-9a-fA-F]{8}-[0-9a-fA-F]{4}-))';
+const WORD_PATTERN = new RegExp(`(?<![A-Za-z0-9_])(?:${alternation(byMode.word.keys())})${TOKEN_END}`, 'gi');
+const EXACT_PATTERN = new RegExp(`(?<![A-Za-z0-9_])(?:${alternation(byMode.exact.keys())})${TOKEN_END}`, 'g');
 const PRODUCT_PATTERN = new RegExp(`(?:^|[\\s;(])(${alternation(byMode.product.keys())})/v?\\d`, 'g');
 
 /**
@@ -114,9 +116,9 @@ const AI_TOOL_NAMED =
  * GPT, AGI, AI and RAG also as the last part of a product's name (`AnythingLLM/1.16`, `DocsGPT`,
  * `Big-AGI`, `HawkAI/1.0`, `MoRAG/1.0`, `Parrot-RAG`, `recipe-bm25-rag`), `llm` as a whole name
  * (Simon Willison's `llm/0.32`), and what only AI software calls itself today: a chatbot, a
- * summarizer, agentic.
+ * summarizer, agentic, a coding agent (`pi-coding-agent`).
  */
-const AI_SELF_DESCRIBED = /(?<![\w-])(?:AI|LLMs?|GPT|GenAI|RAG)(?![\w-])|(?<=[a-z])(?:LLM|GPT|AGI|AI|RAG)(?![A-Za-z])|(?<![A-Za-z0-9])(?:AGI(?![A-Za-z])|llm(?![\w-])|RAG(?![A-Za-z]))|[-_]rag(?![A-Za-z0-9])|[Cc]hat[Bb]ot|[Ss]ummari[sz]er|[Aa]gentic|\b(?:[Aa]rtificial [Ii]ntelligence|[Ll]anguage [Mm]odels?|[Mm]achine [Ll]earning|[Tt]raining [Dd]ata|[Dd]ata ?[Ss]ets?)\b/;
+const AI_SELF_DESCRIBED = /(?<![\w-])(?:AI|LLMs?|GPT|GenAI|RAG)(?![\w-])|(?<=[a-z])(?:LLM|GPT|AGI|AI|RAG)(?![A-Za-z])|(?<![A-Za-z0-9])(?:AGI(?![A-Za-z])|llm(?![\w-])|RAG(?![A-Za-z]))|[-_]rag(?![A-Za-z0-9])|[Cc]hat[Bb]ot|[Ss]ummari[sz]er|[Aa]gentic|[Cc]oding[-_ ]?[Aa]gent|\b(?:[Aa]rtificial [Ii]ntelligence|[Ll]anguage [Mm]odels?|[Mm]achine [Ll]earning|[Tt]raining [Dd]ata|[Dd]ata ?[Ss]ets?)\b/;
 const NOT_AN_AI_PURPOSE =
   /preview|unfurl|embed|monitor|uptime|status|scann|secur|\bseo\b|audit|accessib|\bfeed|\brss\b|validat|nutch|heritrix|search ?engine|adsbot/i;
 // Addresses and host names are matched from the start of their token only: tried from every
@@ -270,7 +272,9 @@ const BOT_EVIDENCE = /bot\b|crawl|spider|-agent\b|https?:\/\//i;
  *   client, Apple's system daemons (`securityd (unknown version) CFNetwork/…`,
  *   `iOS/8.1 (12B411) dataaccessd/1.0`), and
  *   `AppleWebKit` without its version, which browsers never print (the in-app browsers above are
- *   asked first: Facebook's 2012 iPad app sent one);
+ *   asked first: Facebook's 2012 iPad app sent one); Reddit's API convention `… (by /u/name)`,
+ *   which its clients must send and browsers never do; the Links browser run with `-dump`, which
+ *   writes `dump` where it writes the terminal's size otherwise;
  * - a browser UA that ends by naming its sender in `(compatible; Name)`, or names it inside the
  *   engine's own comment (`(KHTML, like Gecko; compatible; BuiltWith/1.4; …)`, bingbot's and
  *   Anthropic's shape), the ways crawlers sign a borrowed browser UA; no browser writes anything
@@ -286,7 +290,7 @@ const AUTOMATION = new RegExp(
     /\b(?:pip|CPython|conda|rubygems|Bundler|cargo|git|git-lfs|ansible(?:-galaxy)?|kubectl|docker|Gradle|Maven|twine|ureq|Siege|WhatWeb|Mikrotik|htdig|helm|Nikto|ZAP|Sphinx|Axel|cadaver|GodotEngine)\/v?\d|\bmercurial\/proto-|\bNuGet\b|gitlab-(?:runner|kas)|Docker-Client\/|^@[\w.-]+\/[\w.-]+\/v?\d/,
     /(?<![\w.-])(?:Python|Ruby|PHP|Perl|Node|NodeJS|Deno|Bun|Erlang|Elixir|OTP)[\/:]\d|(?<![\w.-])go ?1\.\d+(?![\w])|\/(?:Python|JS|Node|NodeJS|Ruby|PHP|Java|Go|Kotlin|Swift|Dotnet|CSharp) v?\d|\b(?:Node|Python|Ruby|PHP|Java|Go|Dotnet)Bindings\/|\bclient[-_](?:python|py|js|node|go|java|ruby|php|rust|dotnet)\b|\b(?:python|py|js|node|go|java|ruby|php|rust|dotnet)[-_]client\b/,
     /screenshot|webthumb|thumbnail|wkhtmlto|websnapr|uptime|monitoring\b|\bprobe\b|kube-probe|\bPreload\b|link-resolver|Echoping\/|Siteimprove|acunetix|burpsuite|qualys|\bWhiteHat\b(?! Aviator)|\bSiteScope\b|\bip-label\b|\bEvaliant\b|\bMovableInk\b|\bSpamBayes\/|\bSiteCon\)|\bOneTrust\b|\bShrook\/|\bAssetnote\/|\) Havij$|AppleWebKit \(KHTML/,
-    /\bweb-automation\b|\bWebLoad\/|pdf\/\d|\bruby \d|^[a-z]+d \(unknown version\) CFNetwork\/|^iOS\/[\d.]+ \(\w+\) [a-z]+d\//,
+    /\bweb-automation\b|\bWebLoad\/|pdf\/\d|\bruby \d|\(by \/u\/[\w-]+\)|^Links \([^)]*; dump\)|^[a-z]+d \(unknown version\) CFNetwork\/|^iOS\/[\d.]+ \(\w+\) [a-z]+d\//,
     /\b(?:Safari|Chrome|Firefox)\/[\d.]+ [^(]*\(compatible; ?[A-Za-z]|like Gecko; ?compatible; ?[A-Za-z]/,
     /(?:^|[(;\s])\+ ?(?:https?:\/\/|[\w-]+[.@][\w-])/,
   ]
@@ -534,7 +538,7 @@ export function unlistedAiAgent(userAgent: string): Classification | undefined {
   if (!named && !domain && !describesAi && !aiHost) return undefined;
   if (!named && NOT_AN_AI_PURPOSE.test(userAgent)) return undefined;
   // The UA's own product: its first token, unless that is the generic `Mozilla/`, then `compatible; X`.
-  const product = /^(?!Mozilla\/)([A-Za-z][\w.-]*)\//.exec(userAgent)?.[1] ?? /compatible; ?([A-Za-z][\w.-]*)/.exec(userAgent)?.[1];
+  const product = /^(?!Mozilla\/)([A-Za-z][\w.-]*)(?:\/|$)/.exec(userAgent)?.[1] ?? /compatible; ?([A-Za-z][\w.-]*)/.exec(userAgent)?.[1];
   const ownName = named?.[1] ?? named?.[2] ?? product;
   const claimed = ownName === undefined || OWN_SITE.test(userAgent) ? undefined : productOperator(ownName);
   const operator = domain ?? claimed ?? aiHost;

@@ -318,6 +318,31 @@ export const AI_AGENTS: ReadonlyArray<readonly [string, string, AiCategory]> = [
   ['nullclaw/0.1 (web_fetch tool)', 'nullclaw', 'agent'],
   ['nullClaw/1.0', 'nullclaw', 'agent'],
   ['ironclaw', 'IronClaw', 'agent'],
+  // Cloudflare Radar's verified-bots directory files these as AI Assistant, AI Crawler or AI Search, and
+  // their pages document an AI purpose (set 37; ai-agents.PROVENANCE.md §16). Each string as Radar lists it.
+  ['Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; Haiku-SearchBot/1.0; +https://haiku.fr/robots-doc', 'Haiku-SearchBot', 'assistant'],
+  ['CledaraBot/1.0', 'CledaraBot', 'agent'],
+  ['DeckAgent', 'DeckAgent', 'agent'],
+  ['TheSkinnyCrawler/1.0', 'TheSkinnyCrawler', 'search'],
+  ['ChathiveCrawler/1.0', 'ChathiveCrawler', 'search'],
+  ['CitibotSiteCrawler/1.0', 'CitibotSiteCrawler', 'search'],
+  ['Element451Bot/1.0 (+https://element451.com)', 'Element451Bot', 'search'],
+  ['FishBot', 'FishBot', 'training'],
+  ['AdpResearchBot/1.0', 'AdpResearchBot', 'training'],
+  ['ygs-scraper-bot/1.0', 'ygs-scraper-bot', 'training'],
+  ['SelectikaScraper/1.0', 'SelectikaScraper', 'training'],
+  ['Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/136.0.0.0 Safari/537.36 NavuBot/1.0 (https://navu.co)', 'NavuBot', 'training'],
+  ['alphalens-bot', 'alphalens-bot', 'search'],
+  ['KernelSearchBot/1.0 (+https://www.kernel.sh/docs/bots)', 'KernelSearchBot', 'search'],
+  ['HarkBot/1.0', 'HarkBot', 'assistant'],
+  ['QATechBot/1.0', 'QATechBot', 'agent'],
+  // AWS's documented form for a Bedrock knowledge base's web crawler: the token, `_`, the data source's UUID.
+  ['bedrockbot_11afc6db-3d3e-495d-b578-e3aaf9b4d479', 'bedrockbot', 'other'],
+  // Set 37: the pi coding agent and its web-access extension, Copilot's coding-agent service, Antigravity's own string.
+  ['pi-coding-agent', 'Pi coding agent', 'agent'],
+  ['Mozilla/5.0 (compatible; pi-web-access/1.0; +https://github.com/nicobailon/pi-web-access)', 'Pi coding agent', 'agent'],
+  ['sweagentd', 'GitHub Copilot', 'assistant'],
+  ['Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) Antigravity/1.1.13', 'Antigravity', 'agent'],
   // Unlisted: a Model Context Protocol server, a deep-research agent (named after the product).
   ['mcp-server-airbnb/0.3.0 (+https://github.com/openbnb-org/mcp-server-airbnb)', 'mcp-server-airbnb', 'other'],
   ['pubmed-mcp-server (+https://github.com/cyanheads/pubmed-mcp-server)', 'pubmed-mcp-server', 'other'],
@@ -564,4 +589,15 @@ export const BOTS: ReadonlyArray<readonly [string, string]> = [
   ['Git LFS (Go\'s version)', 'git-lfs/3.4.1 (GitHub; linux amd64; go 1.21.5)'],
   ['ansible-galaxy (Python\'s version after a colon)', 'ansible-galaxy/2.16.2 (Linux; python:3.11.6)'],
   ['Sphinx\'s linkcheck, signing a Firefox string', 'Mozilla/5.0 (X11; Linux x86_64; rv:100.0) Gecko/20100101 Firefox/100.0 Sphinx/7.2.6'],
+  // Cloudflare Radar files these as AI; their documented purposes are a scanner's, a monitor's, an SEO
+  // audit's, webhooks', a link checker's (pruned in the agent list, with the reason).
+  ['EasyScan, a legal-compliance scanner', 'EasyScan/1.0'],
+  ['FlockWP, WordPress management', 'Mozilla/5.0 (compatible; FlockWP/1.0; +https://flockwp.com)'],
+  ['4F, a link checker', '4f.at/crawler'],
+  ['Upstash QStash, messaging and webhooks', 'Upstash-QStash'],
+  ['Spyglasses, an audit of visibility in AI assistants (SEO)', 'Mozilla/5.0 (compatible; SpyglassesBot/1.0; +https://spyglasses.io/docs/help/spyglasses-bot) FAQ Generation'],
+  ['netEstate\'s imprint crawler (contact data; an SEO crawler to crawler-user-agents)', 'netEstate NE Crawler (+http://www.website-datenbank.de/)'],
+  ['LinkUp\'s job-search crawler, not Linkup\'s AI search (LinkupBot)', 'LinkUpBot (job aggregator; linkup.com)'],
+  ['a Reddit API client (Reddit\'s required `(by /u/name)`)', 'RedditBuddy/1.0 (by /u/karanb192)'],
+  ['the Links browser run with -dump', 'Links (2.28; Linux 6.18.44-fc-v657 x86_64; GNU C 12.2; dump)'],
 ];
