@@ -537,7 +537,8 @@ export function unlistedAiAgent(userAgent: string): Classification | undefined {
   const aiHost = AI_TLD_HOST.exec(userAgent)?.[1].toLowerCase();
   if (!named && !domain && !describesAi && !aiHost) return undefined;
   if (!named && NOT_AN_AI_PURPOSE.test(userAgent)) return undefined;
-  // The UA's own product: its first token, unless that is the generic `Mozilla/`, then `compatible; X`.
+  // The UA's own product: its first token (or the whole UA, when it is one word), unless that is the
+  // generic `Mozilla/`, then `compatible; X`.
   const product = /^(?!Mozilla\/)([A-Za-z][\w.-]*)(?:\/|$)/.exec(userAgent)?.[1] ?? /compatible; ?([A-Za-z][\w.-]*)/.exec(userAgent)?.[1];
   const ownName = named?.[1] ?? named?.[2] ?? product;
   const claimed = ownName === undefined || OWN_SITE.test(userAgent) ? undefined : productOperator(ownName);
