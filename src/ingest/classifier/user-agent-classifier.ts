@@ -96,7 +96,9 @@ const HOMOGLYPH = /[A-Za-z][\u0370-\u03ff\u0400-\u04ff]|[\u0370-\u03ff\u0400-\u0
  * - a product named after a model or assistant (`GeminiFetcher`, `LlamaCrawler/2`), capitalised as
  *   the vendors write them, or after what only AI products are: a Model Context Protocol server
  *   (`mcp-server-airbnb/0.3`, `pubmed-mcp-server`, `MCP/0.1`: it fetches because a model called
- *   it), a deep-research agent (`Deep-Research-Bot/1.0`);
+ *   it), a deep-research agent (`Deep-Research-Bot/1.0`, `DeepResearchBot/1.0`), or a personal agent
+ *   of OpenClaw's family, which 2026's forks name `<Prefix>Claw` (`RustyClaw/1.0`, `JClaw/1.0`; a
+ *   rugby-scores CLI, `rugbyclaw/1.0`, is the known exception);
  * - what the sender says of itself outside its URLs: the words AI, LLM, GPT, GenAI, RAG, "language
  *   model", "machine learning", "artificial intelligence", "training data", "dataset";
  * - an AI operator's domain in its URL or e-mail address: a curated list naming the operator, then
@@ -110,15 +112,16 @@ const AI_NAMED = /(?<![A-Za-z0-9])([A-Za-z0-9]*(?:AI|GPT|LLM)[-_]?(?:Bot|Crawler
 const AI_MODEL_NAMED =
   /(?<![A-Za-z0-9])([A-Za-z0-9]*(?:Claude|Gemini|ChatGPT|Copilot|Grok|Llama|Mistral|Qwen|DeepSeek|Kimi|Doubao|Hunyuan|Perplexity|Anthropic|OpenAI|Cohere)[A-Za-z0-9]*(?:[-_][A-Za-z][A-Za-z0-9]*)*)(?![a-z])/;
 const AI_TOOL_NAMED =
-  /(?<![\w.-])((?:[A-Za-z0-9]+[-_])*(?:mcp|MCP)(?:[-_][A-Za-z0-9]+)*)(?=[/\s;)]|$)|(?<![\w.-])((?:[A-Za-z0-9]+[-_])*Deep-?Research(?:[-_][A-Za-z0-9]+)*)(?![\w])/;
+  /(?<![\w.-])((?:[A-Za-z0-9]+[-_])*(?:mcp|MCP)(?:[-_][A-Za-z0-9]+)*)(?=[/\s;)]|$)|(?<![\w.-])((?:[A-Za-z0-9]+[-_])*Deep-?Research(?:Bot|Agent)?(?:[-_][A-Za-z0-9]+)*|[A-Za-z0-9]+[Cc]law(?:[-_][A-Za-z0-9]+)*)(?![\w])/;
 /**
  * The acronyms in capitals only: "ai" in lower case is an Italian word, a name, a path segment. LLM,
  * GPT, AGI, AI and RAG also as the last part of a product's name (`AnythingLLM/1.16`, `DocsGPT`,
  * `Big-AGI`, `HawkAI/1.0`, `MoRAG/1.0`, `Parrot-RAG`, `recipe-bm25-rag`), `llm` as a whole name
  * (Simon Willison's `llm/0.32`), and what only AI software calls itself today: a chatbot, a
- * summarizer, agentic, a coding agent (`pi-coding-agent`).
+ * summarizer, agentic, a coding agent (`pi-coding-agent`), and `web_fetch`, the name LLM tool calls
+ * give fetching (`nullclaw/0.1 (web_fetch tool)`).
  */
-const AI_SELF_DESCRIBED = /(?<![\w-])(?:AI|LLMs?|GPT|GenAI|RAG)(?![\w-])|(?<=[a-z])(?:LLM|GPT|AGI|AI|RAG)(?![A-Za-z])|(?<![A-Za-z0-9])(?:AGI(?![A-Za-z])|llm(?![\w-])|RAG(?![A-Za-z]))|[-_]rag(?![A-Za-z0-9])|[Cc]hat[Bb]ot|[Ss]ummari[sz]er|[Aa]gentic|[Cc]oding[-_ ]?[Aa]gent|\b(?:[Aa]rtificial [Ii]ntelligence|[Ll]anguage [Mm]odels?|[Mm]achine [Ll]earning|[Tt]raining [Dd]ata|[Dd]ata ?[Ss]ets?)\b/;
+const AI_SELF_DESCRIBED = /(?<![\w-])(?:AI|LLMs?|GPT|GenAI|RAG)(?![\w-])|(?<=[a-z])(?:LLM|GPT|AGI|AI|RAG)(?![A-Za-z])|(?<![A-Za-z0-9])(?:AGI(?![A-Za-z])|llm(?![\w-])|RAG(?![A-Za-z]))|[-_]rag(?![A-Za-z0-9])|[Cc]hat[Bb]ot|[Ss]ummari[sz]er|[Aa]gentic|[Cc]oding[-_ ]?[Aa]gent|\bweb_fetch\b|\b(?:[Aa]rtificial [Ii]ntelligence|[Ll]anguage [Mm]odels?|[Mm]achine [Ll]earning|[Tt]raining [Dd]ata|[Dd]ata ?[Ss]ets?)\b/;
 const NOT_AN_AI_PURPOSE =
   /preview|unfurl|embed|monitor|uptime|status|scann|secur|\bseo\b|audit|accessib|\bfeed|\brss\b|validat|nutch|heritrix|search ?engine|adsbot/i;
 // Addresses and host names are matched from the start of their token only: tried from every

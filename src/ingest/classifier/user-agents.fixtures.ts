@@ -343,12 +343,26 @@ export const AI_AGENTS: ReadonlyArray<readonly [string, string, AiCategory]> = [
   ['Mozilla/5.0 (compatible; pi-web-access/1.0; +https://github.com/nicobailon/pi-web-access)', 'Pi coding agent', 'agent'],
   ['sweagentd', 'GitHub Copilot', 'assistant'],
   ['Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) Antigravity/1.1.13', 'Antigravity', 'agent'],
+  // Set 38: agent platforms' and chat apps' own fetchers, read in their code (Letta's fetch_webpage tool,
+  // elizaOS's plugins, LobeChat's file check, OpenManus's ports, Dify's plugins) and Ada's documented crawler.
+  ['Mozilla/5.0 (compatible; LettaBot/1.0)', 'Letta', 'agent'],
+  ['Letta/0.16.8', 'Letta', 'agent'],
+  ['Mozilla/5.0 (compatible; ElizaOS/1.0; +https://github.com/elizaos/eliza)', 'elizaOS', 'other'],
+  ['LobeChat/1.0 (https://lobehub.com)', 'LobeChat', 'assistant'],
+  ['Mozilla/5.0 (compatible; OpenManus/1.0)', 'OpenManus', 'agent'],
+  ['Mozilla/5.0 (compatible; DifyBot/1.0)', 'Dify', 'other'],
+  ['AdaWebCrawler', 'AdaWebCrawler', 'search'],
   // Unlisted: a Model Context Protocol server, a deep-research agent (named after the product).
   ['mcp-server-airbnb/0.3.0 (+https://github.com/openbnb-org/mcp-server-airbnb)', 'mcp-server-airbnb', 'other'],
   ['pubmed-mcp-server (+https://github.com/cyanheads/pubmed-mcp-server)', 'pubmed-mcp-server', 'other'],
   ['mongodb-atlas-mcp-remote/1.0.0 (win32; x64)', 'mongodb-atlas-mcp-remote', 'other'],
   ['MCP/0.1 (+https://github.com/just-every/mcp-read-website-fast)', 'MCP', 'other'],
   ['Deep-Research-Bot/1.0', 'Deep-Research-Bot', 'other'],
+  // Set 38: deep-research agents' and OpenClaw-family agents' own web-fetch tools (code search, 2026).
+  ['Mozilla/5.0 (compatible; DeepResearchBot/1.0)', 'DeepResearchBot', 'other'],
+  ['Mozilla/5.0 (compatible; RustyClaw/1.0)', 'RustyClaw', 'other'],
+  ['Mozilla/5.0 (compatible; JClaw/1.0)', 'JClaw', 'other'],
+  ['agent/0.1 (+https://github.com/) httpx web_fetch tool', 'agent', 'other'],
   // Seen in the wild by those who log AI traffic: ChatGPT calling a site's MCP server (ffscz/AllStat)
   // and Claude Code's web fetch, which writes no version after Claude-User (Guilhermefds/lettertoafutureai).
   ['openai-mcp/1.0.0', 'ChatGPT MCP client', 'assistant'],
