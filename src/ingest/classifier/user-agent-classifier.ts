@@ -76,9 +76,10 @@ const alternation = (tokens: Iterable<string>): string =>
  * "(compatible; ClaudeBot" and "meta-externalagent/1.1" match, "Claudette" does not. One `_` may
  * follow when a UUID does: Bedrock's knowledge-base crawler sends `bedrockbot_<uuid>` (AWS's docs).
  */
-const TOKEN_END = '(?![A-Za-z0-9]|_(?![0-9a-fA-F]{8}-[0-9a-fA-F]{4}-))';
-const WORD_PATTERN = new RegExp(`(?<![A-Za-z0-9_])(?:${alternation(byMode.word.keys())})${TOKEN_END}`, 'gi');
-const EXACT_PATTERN = new RegExp(`(?<![A-Za-z0-9_])(?:${alternation(byMode.exact.keys())})${TOKEN_END}`, 'g');
+const wholeTokens = (tokens: Iterable<string>, flags: string): RegExp =>
+  new RegExp(`(?<![A-Za-z0-9_])(?:${alternation(tokens)})(?![A-Za-z0-9]|_(?![0-9a-fA-F]{8}-[0-9a-fA-F]{4}-))`, flags);
+const WORD_PATTERN = wholeTokens(byMode.word.keys(), 'gi');
+const EXACT_PATTERN = wholeTokens(byMode.exact.keys(), 'g');
 const PRODUCT_PATTERN = new RegExp(`(?:^|[\\s;(])(${alternation(byMode.product.keys())})/v?\\d`, 'g');
 
 /**
