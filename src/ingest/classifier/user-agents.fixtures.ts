@@ -549,6 +549,12 @@ export const BOTS: ReadonlyArray<readonly [string, string]> = [
   // Set 40: captured here from npm's happy-dom 21.0.4 and Debian's cutycapt (QtWebKit screenshots).
   ['Happy DOM', 'Mozilla/5.0 (X11; Linux x64) AppleWebKit/537.36 (KHTML, like Gecko) HappyDOM/21.0.4'],
   ['CutyCapt', 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/602.1 (KHTML, like Gecko) cutycapt Version/10.0 Safari/602.1'],
+  // Set 41: captured here from Debian's luarocks, python3-musicbrainzngs and nextcloud-desktop-cmd,
+  // and npm's @sendgrid/client.
+  ['LuaRocks', 'LuaRocks/3.8.0 linux-x86_64 via LuaSocket'],
+  ['python-musicbrainzngs', 'app/1 python-musicbrainzngs/0.7.1'],
+  ['nextcloudcmd', 'Mozilla/5.0 (Linux) mirall/3.7.3git (nextcloudcmd, debian-6.18.44-fc-v782 ClientArchitecture: x86_64 OsArchitecture: x86_64)'],
+  ['SendGrid', 'sendgrid/8.1.6;nodejs'],
   ['curl', 'curl/8.4.0'],
   ['Wget', 'Wget/1.21.4'],
   ['python-requests', 'python-requests/2.31.0'],
