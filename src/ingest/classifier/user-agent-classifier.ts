@@ -265,8 +265,9 @@ const BOT_EVIDENCE = /bot\b|crawl|spider|-agent\b|https?:\/\//i;
  *   `docker/`, `Gradle/`, Mercurial's `mercurial/proto-1.0`, the Axel downloader, the cadaver
  *   WebDAV client (not its neon library, which media players use too), the Godot engine's HTTP
  *   client, Sphinx's linkcheck, which signs a Firefox string with `Sphinx/7.2`, Lua's `LuaRocks/`,
- *   and ownCloud's and Nextcloud's file-sync clients, `mirall/`), and a client named by its npm
- *   scoped package (`@skyvern/client/1.0.47`);
+ *   Haskell's `cabal-install/`, dnf's `libdnf (…)` and pacman's `libalpm/`, and ownCloud's and
+ *   Nextcloud's file-sync clients, `mirall/`), and a client named by its npm scoped package
+ *   (`@skyvern/client/1.0.47`);
  * - a language runtime's own version (`Python/3.11`, `python:3.11`, `Ruby/3.2`, `Node/20`,
  *   `Deno/1.40`, Go's `go1.21.5`) or an SDK's language tag (`Anthropic/Python 0.30`,
  *   `OpenAI/JS 4.52`, Stripe's `NodeBindings/14`, `mistral-client-python/`, `go-client/`,
@@ -289,18 +290,21 @@ const BOT_EVIDENCE = /bot\b|crawl|spider|-agent\b|https?:\/\//i;
  *   after `like Gecko` in that comment;
  * - a `+` before a contact (`(+https://…)`, `+bot@example.com`, `; +example.com/bot`): the crawlers'
  *   convention for whom to write to, which no browser or app follows. isbot misses it where the
- *   address is short (`Name/1.0 (+research@x.ai)`).
+ *   address is short (`Name/1.0 (+research@x.ai)`). So is a comment that is only the sender's
+ *   homepage without a scheme, the libraries' way (`Zeep/4.2.1 (www.python-zeep.org)`,
+ *   `(rdflib.github.io/sparqlwrapper)`); a path must start with a letter, so a browser build's
+ *   `(WEB.DE/1.5)` stays a browser's.
  */
 const AUTOMATION = new RegExp(
   [
     /headless|phantomjs|puppeteer|playwright|selenium|webdriver|htmlunit|slimerjs|jsdom\/|happydom\/|\bnightmare\b|lighthouse|gtmetrix|\bYLT\b|browserless|\bAppium\b|\bMobitest\b|Zombie\.js/,
     /python-(?:requests|urllib|httpx)|\bpython-[a-z][\w.-]*\/v?\d|\bcurl\/|\bwget\b|go-http-client|node-fetch|\baxios\/|\bokhttp\/|\bjava\/|libwww-perl|\bscrapy\b|\bdart:io\b|\bundici\b|PowerShell\/|OpenAPI-Generator\/|Swagger-Codegen\/|ReactorNetty|^(?!Mozilla\/).*(?<![a-z])(?:sdk|cli)(?![a-z])/,
-    /\b(?:pip|CPython|conda|rubygems|Bundler|cargo|git|git-lfs|ansible(?:-galaxy)?|kubectl|docker|Gradle|Maven|twine|ureq|Siege|WhatWeb|Mikrotik|htdig|helm|Nikto|ZAP|Sphinx|Axel|cadaver|GodotEngine|LuaRocks|mirall)\/v?\d|\bmercurial\/proto-|\bNuGet\b|gitlab-(?:runner|kas)|Docker-Client\/|^@[\w.-]+\/[\w.-]+\/v?\d/,
+    /\b(?:pip|CPython|conda|rubygems|Bundler|cargo|git|git-lfs|ansible(?:-galaxy)?|kubectl|docker|Gradle|Maven|twine|ureq|Siege|WhatWeb|Mikrotik|htdig|helm|Nikto|ZAP|Sphinx|Axel|cadaver|GodotEngine|LuaRocks|mirall|cabal-install|libalpm)\/v?\d|^libdnf \(|\bmercurial\/proto-|\bNuGet\b|gitlab-(?:runner|kas)|Docker-Client\/|^@[\w.-]+\/[\w.-]+\/v?\d/,
     /(?<![\w.-])(?:Python|Ruby|PHP|Perl|Node|NodeJS|Deno|Bun|Erlang|Elixir|OTP)[\/:]\d|(?<![\w.-])go ?1\.\d+(?![\w])|\bnodejs\b|\/(?:Python|JS|Node|NodeJS|Ruby|PHP|Java|Go|Kotlin|Swift|Dotnet|CSharp) v?\d|\b(?:Node|Python|Ruby|PHP|Java|Go|Dotnet)Bindings\/|\bclient[-_](?:python|py|js|node|go|java|ruby|php|rust|dotnet)\b|\b(?:python|py|js|node|go|java|ruby|php|rust|dotnet)[-_]client\b/,
     /screenshot|webthumb|thumbnail|wkhtmlto|cutycapt|websnapr|uptime|monitoring\b|\bprobe\b|kube-probe|\bPreload\b|link-resolver|Echoping\/|Siteimprove|acunetix|burpsuite|qualys|\bWhiteHat\b(?! Aviator)|\bSiteScope\b|\bip-label\b|\bEvaliant\b|\bMovableInk\b|\bSpamBayes\/|\bSiteCon\)|\bOneTrust\b|\bShrook\/|\bAssetnote\/|\) Havij$|AppleWebKit \(KHTML/,
     /\bweb-automation\b|\bWebLoad\/|pdf\/\d|\bruby \d|\(by \/u\/[\w-]+\)|^Links \([^)]*; dump\)|^[a-z]+d \(unknown version\) CFNetwork\/|^iOS\/[\d.]+ \(\w+\) [a-z]+d\//,
     /\b(?:Safari|Chrome|Firefox)\/[\d.]+ [^(]*\(compatible; ?[A-Za-z]|like Gecko; ?compatible; ?[A-Za-z]/,
-    /(?:^|[(;\s])\+ ?(?:https?:\/\/|[\w-]+[.@][\w-])/,
+    /(?:^|[(;\s])\+ ?(?:https?:\/\/|[\w-]+[.@][\w-])|\((?:www\.)?[a-z\d-]+(?:\.[a-z\d-]+)*\.[a-z]{2,}(?:\/[a-z][\w\/.-]*)?\)/,
   ]
     .map((group) => group.source)
     .join('|'),
@@ -309,14 +313,15 @@ const AUTOMATION = new RegExp(
 
 /**
  * A runtime's own name for its platform, in the case it reports it: Node's `process.platform` and
- * `process.arch` (`(darwin; arm64)`, `(win32; x64)`, `linux x64`) and Go's `GOOS/GOARCH`
- * (`linux/amd64`, or `(linux; amd64)` as LocalAI writes them). SDKs and CLIs write them into their
+ * `process.arch` (`(darwin; arm64)`, `(win32; x64)`, `linux x64`), Go's `GOOS/GOARCH`
+ * (`linux/amd64`, or `(linux; amd64)` as LocalAI writes them) and the `uname` machine names
+ * (`(linux; x86_64)`, as Haskell's cabal-install writes it). SDKs and CLIs write them into their
  * UA (`MinIO (linux; x64) minio-js/8.0`, a coding CLI's `GrokCLI/0.1 (darwin; arm64)`); browsers
  * write `Macintosh`, `Windows NT`, `Linux x86_64`, `FreeBSD amd64`, and apps' clients
  * `Darwin/23.1.0`, so case decides and `AUTOMATION`, which ignores it, cannot hold it.
  */
 const RUNTIME_PLATFORM =
-  /[(;\s](?:darwin|win32|windows|linux|freebsd|openbsd|sunos|aix)[;,]? (?:x64|amd64|arm64|ia32|386|arm|ppc64le|ppc64|s390x|loong64|riscv64|mipsel|mips)(?![\w.])|(?<![\w.-])(?:darwin|linux|windows|freebsd|openbsd|netbsd|android)\/(?:amd64|arm64|386|arm|ppc64le|s390x|riscv64|loong64)(?![\w.])/;
+  /[(;\s](?:darwin|win32|windows|linux|freebsd|openbsd|sunos|aix)[;,]? (?:x64|x86_64|amd64|arm64|aarch64|ia32|386|arm|ppc64le|ppc64|s390x|loong64|riscv64|mipsel|mips)(?![\w.])|(?<![\w.-])(?:darwin|linux|windows|freebsd|openbsd|netbsd|android)\/(?:amd64|arm64|386|arm|ppc64le|s390x|riscv64|loong64)(?![\w.])/;
 
 /**
  * The device model of an Android or Windows Phone browser UA (with Android's `Build/…`): a phone

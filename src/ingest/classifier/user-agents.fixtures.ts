@@ -555,6 +555,13 @@ export const BOTS: ReadonlyArray<readonly [string, string]> = [
   ['python-musicbrainzngs', 'app/1 python-musicbrainzngs/0.7.1'],
   ['nextcloudcmd', 'Mozilla/5.0 (Linux) mirall/3.7.3git (nextcloudcmd, debian-6.18.44-fc-v782 ClientArchitecture: x86_64 OsArchitecture: x86_64)'],
   ['SendGrid', 'sendgrid/8.1.6;nodejs'],
+  // Set 42: captured here from Debian's cabal-install, python3-zeep, python3-sparqlwrapper, dnf and
+  // pacman-package-manager.
+  ['cabal-install', 'cabal-install/3.4.1.0 (linux; x86_64)'],
+  ['Zeep', 'Zeep/4.2.1 (www.python-zeep.org)'],
+  ['SPARQLWrapper', 'sparqlwrapper 1.8.5 (rdflib.github.io/sparqlwrapper)'],
+  ['dnf', 'libdnf (Debian GNU/Linux 12; generic; Linux.x86_64)'],
+  ['pacman', 'pacman/6.0.2 (Linux x86_64) libalpm/13.0.2'],
   ['curl', 'curl/8.4.0'],
   ['Wget', 'Wget/1.21.4'],
   ['python-requests', 'python-requests/2.31.0'],
