@@ -271,8 +271,8 @@ const BOT_EVIDENCE = /bot\b|crawl|spider|-agent\b|https?:\/\//i;
  * - a language runtime's own version (`Python/3.11`, `python:3.11`, `Ruby/3.2`, `Node/20`,
  *   `Deno/1.40`, Go's `go1.21.5`) or an SDK's language tag (`Anthropic/Python 0.30`,
  *   `OpenAI/JS 4.52`, Stripe's `NodeBindings/14`, `mistral-client-python/`, `go-client/`,
- *   SendGrid's `sendgrid/8.1.6;nodejs`), which generated API clients write and no browser or app
- *   does;
+ *   SendGrid's `sendgrid/8.1.6;nodejs`: the word `nodejs` counts wherever it stands, with or
+ *   without a version), which generated API clients write and no browser or app does;
  * - screenshot, thumbnail, uptime, probe and cache-warming services, link resolvers, scanners,
  *   monitors, PDF renderers, load testers and web automation that sign a borrowed browser string
  *   (CutyCapt's `… cutycapt Version/10.0 Safari/602.1`, `WhiteHat Security`, but not WhiteHat's
@@ -300,7 +300,7 @@ const AUTOMATION = new RegExp(
     /headless|phantomjs|puppeteer|playwright|selenium|webdriver|htmlunit|slimerjs|jsdom\/|happydom\/|\bnightmare\b|lighthouse|gtmetrix|\bYLT\b|browserless|\bAppium\b|\bMobitest\b|Zombie\.js/,
     /python-(?:requests|urllib|httpx)|\bpython-[a-z][\w.-]*\/v?\d|\bcurl\/|\bwget\b|go-http-client|node-fetch|\baxios\/|\bokhttp\/|\bjava\/|libwww-perl|\bscrapy\b|\bdart:io\b|\bundici\b|PowerShell\/|OpenAPI-Generator\/|Swagger-Codegen\/|ReactorNetty|^(?!Mozilla\/).*(?<![a-z])(?:sdk|cli)(?![a-z])/,
     /\b(?:pip|CPython|conda|rubygems|Bundler|cargo|git|git-lfs|ansible(?:-galaxy)?|kubectl|docker|Gradle|Maven|twine|ureq|Siege|WhatWeb|Mikrotik|htdig|helm|Nikto|ZAP|Sphinx|Axel|cadaver|GodotEngine|LuaRocks|mirall|cabal-install|libalpm)\/v?\d|^libdnf \(|\bmercurial\/proto-|\bNuGet\b|gitlab-(?:runner|kas)|Docker-Client\/|^@[\w.-]+\/[\w.-]+\/v?\d/,
-    /(?<![\w.-])(?:Python|Ruby|PHP|Perl|Node|NodeJS|Deno|Bun|Erlang|Elixir|OTP)[\/:]\d|(?<![\w.-])go ?1\.\d+(?![\w])|\bnodejs\b|\/(?:Python|JS|Node|NodeJS|Ruby|PHP|Java|Go|Kotlin|Swift|Dotnet|CSharp) v?\d|\b(?:Node|Python|Ruby|PHP|Java|Go|Dotnet)Bindings\/|\bclient[-_](?:python|py|js|node|go|java|ruby|php|rust|dotnet)\b|\b(?:python|py|js|node|go|java|ruby|php|rust|dotnet)[-_]client\b/,
+    /(?<![\w.-])(?:Python|Ruby|PHP|Perl|Node|Deno|Bun|Erlang|Elixir|OTP)[\/:]\d|(?<![\w.-])go ?1\.\d+(?![\w])|\bnodejs\b|\/(?:Python|JS|Node|Ruby|PHP|Java|Go|Kotlin|Swift|Dotnet|CSharp) v?\d|\b(?:Node|Python|Ruby|PHP|Java|Go|Dotnet)Bindings\/|\bclient[-_](?:python|py|js|node|go|java|ruby|php|rust|dotnet)\b|\b(?:python|py|js|node|go|java|ruby|php|rust|dotnet)[-_]client\b/,
     /screenshot|webthumb|thumbnail|wkhtmlto|cutycapt|websnapr|uptime|monitoring\b|\bprobe\b|kube-probe|\bPreload\b|link-resolver|Echoping\/|Siteimprove|acunetix|burpsuite|qualys|\bWhiteHat\b(?! Aviator)|\bSiteScope\b|\bip-label\b|\bEvaliant\b|\bMovableInk\b|\bSpamBayes\/|\bSiteCon\)|\bOneTrust\b|\bShrook\/|\bAssetnote\/|\) Havij$|AppleWebKit \(KHTML/,
     /\bweb-automation\b|\bWebLoad\/|pdf\/\d|\bruby \d|\(by \/u\/[\w-]+\)|^Links \([^)]*; dump\)|^[a-z]+d \(unknown version\) CFNetwork\/|^iOS\/[\d.]+ \(\w+\) [a-z]+d\//,
     /\b(?:Safari|Chrome|Firefox)\/[\d.]+ [^(]*\(compatible; ?[A-Za-z]|like Gecko; ?compatible; ?[A-Za-z]/,
