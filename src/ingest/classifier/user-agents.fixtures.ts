@@ -267,7 +267,7 @@ export const AI_AGENTS: ReadonlyArray<readonly [string, string, AiCategory]> = [
   ['qoderclicn/1.1.52 (+https://qoder.cn)', 'Qoder CLI', 'agent'],
   ['GeminiCLI/0.56.0/gemini-2.5-pro (linux; x64; terminal)', 'Google-Gemini-CLI', 'agent'],
   ['antigravity/ linux/amd64', 'Antigravity', 'agent'],
-  ['copilot/0.0.340 (linux v22.12.0) OpenAI/5.20.1', 'GitHub Copilot', 'assistant'],
+  ['copilot/0.0.340 (linux v22.12.0) OpenAI/5.20.1', 'GitHub Copilot CLI', 'agent'],
   ['Open WebUI (https://github.com/open-webui/open-webui) RAG Bot', 'Open WebUI', 'assistant'],
   ['Semantic-Kernel', 'Semantic Kernel', 'other'],
   ['pydantic-ai/2.33.0', 'Pydantic AI', 'other'],
@@ -341,7 +341,7 @@ export const AI_AGENTS: ReadonlyArray<readonly [string, string, AiCategory]> = [
   // Set 37: the pi coding agent and its web-access extension, Copilot's coding-agent service, Antigravity's own string.
   ['pi-coding-agent', 'Pi coding agent', 'agent'],
   ['Mozilla/5.0 (compatible; pi-web-access/1.0; +https://github.com/nicobailon/pi-web-access)', 'Pi coding agent', 'agent'],
-  ['sweagentd', 'GitHub Copilot', 'assistant'],
+  ['sweagentd', 'GitHub Copilot CLI', 'agent'],
   ['Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) Antigravity/1.1.13', 'Antigravity', 'agent'],
   // Set 38: agent platforms' and chat apps' own fetchers, read in their code (Letta's fetch_webpage tool,
   // elizaOS's plugins, LobeChat's file check, OpenManus's ports, Dify's plugins) and Ada's documented crawler.
@@ -367,6 +367,10 @@ export const AI_AGENTS: ReadonlyArray<readonly [string, string, AiCategory]> = [
   // and Claude Code's web fetch, which writes no version after Claude-User (Guilhermefds/lettertoafutureai).
   ['openai-mcp/1.0.0', 'ChatGPT MCP client', 'assistant'],
   ['Claude-User (claude-code/2.1.283; +https://support.anthropic.com/)', 'Claude-User', 'assistant'],
+  // Set 43: MCP clients an MCP gateway logged in production (speakeasy-api/gram's figma_test.go): the Copilot CLI
+  // is a coding agent as Claude Code and Codex are; Replit Agent's MCP client.
+  ['copilot/1.0.70 (darwin v24.16.0) term/Apple_Terminal', 'GitHub Copilot CLI', 'agent'],
+  ['Replit-Agent-MCP-Client/1.0', 'Replit Agent', 'agent'],
 ];
 
 /** [what it is, user agent]: people, including in-app browsers and old or uncommon browsers. */
