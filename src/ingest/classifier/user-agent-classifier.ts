@@ -224,6 +224,8 @@ const IN_APP_BROWSERS: ReadonlyArray<readonly [name: string, pattern: RegExp]> =
   // Alipay's web view, whose settings carry a `|` that bot lists read as a log separator.
   ['Alipay', /\bAlipayClient\/|\bAliApp\(/],
   ['Netflix', /\(compatible; U; NETFLIX\)|\bNetflix\/\d/],
+  // Roblox's Android web view, whose tuple gives memory and screen sizes first and which writes `Hybrid()` (isbot reads `()`).
+  ['Roblox', /\bROBLOX Android App \d|\bRobloxApp\/\d/],
 ];
 
 /**
@@ -469,11 +471,12 @@ const FABRICATED_CASED =
  * its version looks like (`GitHub-Hookshot/V2-17faf18`, `GitLab/17.11.5-ee`: isbot already takes
  * `Name/1.0`), nor a `Mozilla/x (compatible; …)` tuple (or a lone `Mozilla/x (…; compatible)`, Oh
  * Dear's) that names neither a browser (MSIE, Konqueror) nor an operating system
- * (`(compatible; evc-batch/2.0)`). Asked after the agent list, which has bare names such as
- * `anthropic-ai`, and after isbot.
+ * (`(compatible; evc-batch/2.0)`), nor a program whose only comment is the distribution that
+ * packaged it (`reportbug/12.0.0 (Debian)`; browsers put the distribution inside their platform
+ * tuple). Asked after the agent list, which has bare names such as `anthropic-ai`, and after isbot.
  */
 const NOT_A_BROWSER =
-  /^[^/(]*$|^[^\s(\d]*$|^[A-Za-z][\w.-]*\/[\w.+-]+$|^Mozilla\/\d\.\d+ \((?:compatible;|(?=[^)]*; ?compatible\)$))(?![^)]*\b(?:MSIE|Konqueror|Windows|Win(?:98|95|NT|16|32|64)|Macintosh|Mac_PowerPC|Mac OS|Linux|Android|iPhone|iPad|iOS|X11|BlackBerry|Symbian|SymbOS|Nokia|Series ?60|Opera|CrOS|FreeBSD|OpenBSD|NetBSD|SunOS|Unix|Tizen|KAIOS|PlayStation|Nintendo|Xbox|AmigaOS|MorphOS|BeOS|Haiku|Syllable|Brew|RISC OS)(?![a-z]))[^)]*\)/i;
+  /^(?!Mozilla\/|Opera\/)[A-Za-z][\w.-]*\/[\w.+-]+ \((?:Debian|Ubuntu|Fedora|CentOS|Red Hat|Arch Linux|Gentoo|openSUSE|SUSE|Alpine|Raspbian)(?: [\w.\/-]+)?\)$|^[^/(]*$|^[^\s(\d]*$|^[A-Za-z][\w.-]*\/[\w.+-]+$|^Mozilla\/\d\.\d+ \((?:compatible;|(?=[^)]*; ?compatible\)$))(?![^)]*\b(?:MSIE|Konqueror|Windows|Win(?:98|95|NT|16|32|64)|Macintosh|Mac_PowerPC|Mac OS|Linux|Android|iPhone|iPad|iOS|X11|BlackBerry|Symbian|SymbOS|Nokia|Series ?60|Opera|CrOS|FreeBSD|OpenBSD|NetBSD|SunOS|Unix|Tizen|KAIOS|PlayStation|Nintendo|Xbox|AmigaOS|MorphOS|BeOS|Haiku|Syllable|Brew|RISC OS)(?![a-z]))[^)]*\)/i;
 
 /**
  * What a person's device or app writes in a UA that ua-parser-js does not read as an OS, device or

@@ -371,6 +371,9 @@ export const AI_AGENTS: ReadonlyArray<readonly [string, string, AiCategory]> = [
   // is a coding agent as Claude Code and Codex are; Replit Agent's MCP client.
   ['copilot/1.0.70 (darwin v24.16.0) term/Apple_Terminal', 'GitHub Copilot CLI', 'agent'],
   ['Replit-Agent-MCP-Client/1.0', 'Replit Agent', 'agent'],
+  // Set 44: AI tools' own clients read in their npm packages: LangChain's GitHub document loader, Augment's Auggie CLI.
+  ['langchain', 'LangChain', 'other'],
+  ['augment-cli', 'Augment', 'agent'],
 ];
 
 /** [what it is, user agent]: people, including in-app browsers and old or uncommon browsers. */
@@ -492,6 +495,11 @@ export const HUMANS: ReadonlyArray<readonly [string, string]> = [
   ['Bing app', 'Mozilla/5.0 (iPhone; CPU iPhone OS 12_3_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/12.0 Mobile/15E148 Safari/605.1.15 BingWeb/6.37.2.0'],
   ['Firefox on FreeBSD (a browser writes the platform in capitals)', 'Mozilla/5.0 (X11; FreeBSD amd64; rv:120.0) Gecko/20100101 Firefox/120.0'],
   ['a Mac app\'s own HTTP client (CFNetwork, Darwin with its version)', 'Spotify/121000 CFNetwork/1494.0.7 Darwin/23.4.0'],
+  // Set 44: Roblox's Android web view (uap-core's tests/test_ua.yaml, Apache-2.0); isbot reads its `Hybrid()`.
+  [
+    'Roblox Android web view',
+    'Mozilla/5.0 (7665MB; 720x1600; 254x254; 360x800; Xiaomi 25078PC3EG; 15) AppleWebKit/537.36 (KHTML, like Gecko) ROBLOX Android App 2.707.734 Phone Hybrid() GooglePlayStore RobloxApp/2.707.734 (GlobalDist; GooglePlayStore)',
+  ],
 ];
 
 /** [what it is, user agent]: crawlers, monitors, SEO tools, HTTP libraries, headless browsers, garbage. */
@@ -566,6 +574,8 @@ export const BOTS: ReadonlyArray<readonly [string, string]> = [
   ['SPARQLWrapper', 'sparqlwrapper 1.8.5 (rdflib.github.io/sparqlwrapper)'],
   ['dnf', 'libdnf (Debian GNU/Linux 12; generic; Linux.x86_64)'],
   ['pacman', 'pacman/6.0.2 (Linux x86_64) libalpm/13.0.2'],
+  // Set 44: captured here from Debian's reportbug, whose only comment is its distribution.
+  ['reportbug', 'reportbug/12.0.0 (Debian)'],
   ['curl', 'curl/8.4.0'],
   ['Wget', 'Wget/1.21.4'],
   ['python-requests', 'python-requests/2.31.0'],
