@@ -502,8 +502,9 @@ const NAMES_A_PLATFORM =
 function namesNothing(userAgent: string): boolean {
   if (/^(?:Mozilla|Opera)\//.test(userAgent) || NAMES_A_PLATFORM.test(userAgent)) return false;
   parser.setUA(userAgent);
+  if (parser.getBrowser().name || parser.getEngine().name || parser.getOS().name) return false;
   const device = parser.getDevice();
-  return !parser.getBrowser().name && !parser.getEngine().name && !parser.getOS().name && !device.type && !device.vendor && !device.model;
+  return !device.type && !device.vendor && !device.model;
 }
 
 const DESKTOP_OSES = new Set([
