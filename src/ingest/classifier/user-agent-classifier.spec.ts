@@ -334,6 +334,9 @@ describe('classifyUserAgent', () => {
       ['a Mac OS X template left unfilled', 'Mozilla/5.0 (Macintosh; Intel Mac OS X x.y; rv:42.0) Gecko/20100101 Firefox/42.0'],
       ['"like Gecko" with digits glued on', 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_4) AppleWebKit/537.36 (KHTML, like Gecko111) Chrome/97.0.4692.71 Safari/537.36'],
       ['"like" mistyped', 'Mozilla/5.0 (Windows NT 6.2; en-US) AppleWebKit/537.36 (KHTML, live Gecko) Chrome/53.0.2785.116 Safari/537.36'],
+      // Set 45: a scanner that fetched only /store/.env (VoyageSense/www's 2025 nginx log), and a fleet a site owner quoted (CIDRAM #682, 2026).
+      ['a desktop Chrome whose Safari build is not its WebKit build', 'Mozilla/5.0 (Macintosh; Intel Mac OS X 11_6_4) AppleWebKit/536.33 (KHTML, like Gecko) Chrome/9.0.860.30 Safari/535.32'],
+      ['a Chrome 100+ without the comma in (KHTML, like Gecko)', 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML like Gecko) Chrome/142.0.0.0 Safari/537.36'],
       ['"like" mistyped, no space', 'Mozilla/5.0 (Linux; Android 5.1.1; A33 Build/LMY47V; wv) AppleWebKit/537.36 (KHTML,link Gecko) Version/4.0 Chrome/43.0.2357.121 Mobile Safari/537.36'],
       ['a WebKit that never shipped', 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/571.35 (KHTML, like Gecko) Chrome/105.0.5195.102 Safari/537.36'],
       ['a Safari build token of random hex', 'Mozilla/5.0 (Windows NT 10.0; WOW64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/83.0.4103.106 Safari/1A057E'],

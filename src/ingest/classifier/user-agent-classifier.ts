@@ -373,8 +373,12 @@ const GARBAGE = /[\u0000-\u001f\u007f]|%00|^[^A-Za-z]*$|\$\{|\$\(|<\/?script|<\?
  *   real);
  * - an operating system that never shipped: Windows NT 9.1 or 10.3, Mac OS X 8_1 (macOS numbers
  *   10 to 15, then 26);
- * - WebKit's `(KHTML, like Gecko)` mutated (`live Gecko`, `like Gecko111`), or a WebKit version
- *   between 539 and 599, which none shipped (Chrome's stayed 537.36; Safari 8 went to 600);
+ * - WebKit's `(KHTML, like Gecko)` mutated (`live Gecko`, `like Gecko111`, or without its comma
+ *   before a Chrome 100 or later: Opera 20 wrote it so, no Chrome did), or a WebKit version
+ *   between 539 and 599, which none shipped (Chrome's stayed 537.36; Safari 8 went to 600); a
+ *   desktop Chrome whose `Safari/` build is not its `AppleWebKit/` build (`AppleWebKit/536.33 …
+ *   Chrome/9.0.860.30 Safari/535.32`: Chrome prints the same build twice; phones' strings
+ *   sometimes do not, so desktop strings only);
  * - a Safari build token of six letters and digits without a dot (`Safari/1A057E`); Safari's is
  *   `537.36`, `604.1`, `8536.25`; a Chrome version of five numbers or more (Chrome's has four);
  * - a desktop Firefox whose `rv:` is not its version (`rv:25.0) Gecko/20100101 Firefox/29.0`),
@@ -437,7 +441,8 @@ const FABRICATED = new RegExp(
     /\b(?:AppleWebKit|Firefox|Chrome|Safari|Gecko)\/[a-z_]{4,}\b|\/%s\b|\b(?:rv:|Firefox\/|Chrome\/)x\.x|\bMac OS X [a-z]\.[a-z]\b/,
     /^Mozilla\/(?:\d\.\d{3,}|\d{2,}\.|5\.[1-9])|\bGecko\/\d{4}-\d\d-\d\d|^Opera\/\d+\.\d+\.\(|\bMSIE [2-6]\.\d+;(?![^)]*\b(?:360SE|360EE|QIHU)\b)[^)]*\bTrident\/|\bTrident\/[4-9]\.1\b/,
     /\bWindows NT (?!(?:3\.1|3\.51?|4\.0|5\.01?|5\.[12]|6\.[0-4]|10(?:\.0)?)(?![\d_]))\d|\bWindows NT 10\.[1-9]|\bMac OS X (?:[1-9]|1[6-9]|2[0-5])[._]\d/,
-    /\(KHTML, ?l(?!ike )[a-z]{2,4} Gecko|\blike Gecko\w|\bAppleWebKit\/5(?:39|[4-9]\d)\b/,
+    /\(KHTML, ?l(?!ike )[a-z]{2,4} Gecko|\blike Gecko\w|\bAppleWebKit\/5(?:39|[4-9]\d)\b|\(KHTML like Gecko\) Chrome\/[1-9]\d\d\./,
+    /^Mozilla\/5\.0 \((?:Windows|Macintosh|X11)[^)]*\) AppleWebKit\/(?<wk>[\d.]+) \(KHTML, like Gecko\) Chrome\/[\d.]+ Safari\/(?!\k<wk>(?![\d.]))\d/,
     /\bSafari\/[\dA-F]{6}(?![\w.])|\bChrome\/\d+(?:\.\d+){4}/,
     /\brv:(?!109\.|2\.0(?!\d))(?<rv>\d+)\.[\d.]*\) Gecko\/20100101 Firefox\/(?!\k<rv>(?!\d))\d[\d.]*(?![\d.]| (?!Firefox\/)[A-Za-z])|\brv:1\.[\w.]*\) Gecko\/\d{8} Firefox\/(?:[4-9]|[1-9]\d)(?!.*\bOpera\b)/,
     /\\[();]|^['"]/,
