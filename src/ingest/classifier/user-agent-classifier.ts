@@ -268,8 +268,9 @@ const BOT_EVIDENCE = /bot\b|crawl|spider|-agent\b|https?:\/\//i;
  *   WebDAV client (not its neon library, which media players use too), the Godot engine's HTTP
  *   client, Sphinx's linkcheck, which signs a Firefox string with `Sphinx/7.2`, Lua's `LuaRocks/`,
  *   Haskell's `cabal-install/`, dnf's `libdnf (…)` and pacman's `libalpm/`, and ownCloud's and
- *   Nextcloud's file-sync clients, `mirall/`), and a client named by its npm scoped package
- *   (`@skyvern/client/1.0.47`);
+ *   Nextcloud's file-sync clients, `mirall/`), a KDE program fetching through KIO other than
+ *   Konqueror, the browser (`KIO/5.103 kioclient/5.27.5`, `KIO/5.103 akregator/5.22.3`), and a
+ *   client named by its npm scoped package (`@skyvern/client/1.0.47`);
  * - a language runtime's own version (`Python/3.11`, `python:3.11`, `Ruby/3.2`, `Node/20`,
  *   `Deno/1.40`, Go's `go1.21.5`) or an SDK's language tag (`Anthropic/Python 0.30`,
  *   `OpenAI/JS 4.52`, Stripe's `NodeBindings/14`, `mistral-client-python/`, `go-client/`,
@@ -301,7 +302,7 @@ const AUTOMATION = new RegExp(
   [
     /headless|phantomjs|puppeteer|playwright|selenium|webdriver|htmlunit|slimerjs|jsdom\/|happydom\/|\bnightmare\b|lighthouse|gtmetrix|\bYLT\b|browserless|\bAppium\b|\bMobitest\b|Zombie\.js/,
     /python-(?:requests|urllib|httpx)|\bpython-[a-z][\w.-]*\/v?\d|\bcurl\/|\bwget\b|go-http-client|node-fetch|\baxios\/|\bokhttp\/|\bjava\/|libwww-perl|\bscrapy\b|\bdart:io\b|\bundici\b|PowerShell\/|OpenAPI-Generator\/|Swagger-Codegen\/|ReactorNetty|^(?!Mozilla\/).*(?<![a-z])(?:sdk|cli)(?![a-z])/,
-    /\b(?:pip|CPython|conda|rubygems|Bundler|cargo|git|git-lfs|ansible(?:-galaxy)?|kubectl|docker|Gradle|Maven|twine|ureq|Siege|WhatWeb|Mikrotik|htdig|helm|Nikto|ZAP|Sphinx|Axel|cadaver|GodotEngine|LuaRocks|mirall|cabal-install|libalpm)\/v?\d|^libdnf \(|\bmercurial\/proto-|\bNuGet\b|gitlab-(?:runner|kas)|Docker-Client\/|^@[\w.-]+\/[\w.-]+\/v?\d/,
+    /\b(?:pip|CPython|conda|rubygems|Bundler|cargo|git|git-lfs|ansible(?:-galaxy)?|kubectl|docker|Gradle|Maven|twine|ureq|Siege|WhatWeb|Mikrotik|htdig|helm|Nikto|ZAP|Sphinx|Axel|cadaver|GodotEngine|LuaRocks|mirall|cabal-install|libalpm)\/v?\d|^libdnf \(|\bKIO\/[\d.]+ (?!konqueror\/)[A-Za-z][\w.-]*\/|\bmercurial\/proto-|\bNuGet\b|gitlab-(?:runner|kas)|Docker-Client\/|^@[\w.-]+\/[\w.-]+\/v?\d/,
     /(?<![\w.-])(?:Python|Ruby|PHP|Perl|Node|Deno|Bun|Erlang|Elixir|OTP)[\/:]\d|(?<![\w.-])go ?1\.\d+(?![\w])|\bnodejs\b|\/(?:Python|JS|Node|Ruby|PHP|Java|Go|Kotlin|Swift|Dotnet|CSharp) v?\d|\b(?:Node|Python|Ruby|PHP|Java|Go|Dotnet)Bindings\/|\bclient[-_](?:python|py|js|node|go|java|ruby|php|rust|dotnet)\b|\b(?:python|py|js|node|go|java|ruby|php|rust|dotnet)[-_]client\b/,
     /screenshot|webthumb|thumbnail|wkhtmlto|cutycapt|websnapr|uptime|monitoring\b|\bprobe\b|kube-probe|\bPreload\b|link-resolver|Echoping\/|Siteimprove|acunetix|burpsuite|qualys|\bWhiteHat\b(?! Aviator)|\bSiteScope\b|\bip-label\b|\bEvaliant\b|\bMovableInk\b|\bSpamBayes\/|\bSiteCon\)|\bOneTrust\b|\bShrook\/|\bAssetnote\/|\) Havij$|AppleWebKit \(KHTML/,
     /\bweb-automation\b|\bWebLoad\/|pdf\/\d|\bruby \d|\(by \/u\/[\w-]+\)|^Links \([^)]*; dump\)|^[a-z]+d \(unknown version\) CFNetwork\/|^iOS\/[\d.]+ \(\w+\) [a-z]+d\//,

@@ -495,6 +495,8 @@ export const HUMANS: ReadonlyArray<readonly [string, string]> = [
   ['Bing app', 'Mozilla/5.0 (iPhone; CPU iPhone OS 12_3_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/12.0 Mobile/15E148 Safari/605.1.15 BingWeb/6.37.2.0'],
   ['Firefox on FreeBSD (a browser writes the platform in capitals)', 'Mozilla/5.0 (X11; FreeBSD amd64; rv:120.0) Gecko/20100101 Firefox/120.0'],
   ['a Mac app\'s own HTTP client (CFNetwork, Darwin with its version)', 'Spotify/121000 CFNetwork/1494.0.7 Darwin/23.4.0'],
+  // Set 44: Konqueror's own fetch through KIO (its favicon; captured here from Debian's konqueror).
+  ['Konqueror through KIO', 'Mozilla/5.0 (X11; Linux x86_64) KIO/5.103 konqueror/22.12.3'],
   // Set 44: Roblox's Android web view (uap-core's tests/test_ua.yaml, Apache-2.0); isbot reads its `Hybrid()`.
   [
     'Roblox Android web view',
@@ -576,6 +578,8 @@ export const BOTS: ReadonlyArray<readonly [string, string]> = [
   ['pacman', 'pacman/6.0.2 (Linux x86_64) libalpm/13.0.2'],
   // Set 44: captured here from Debian's reportbug, whose only comment is its distribution.
   ['reportbug', 'reportbug/12.0.0 (Debian)'],
+  // Set 45: captured here from Debian's kde-cli-tools (KDE's KIO, as its programs other than Konqueror send it).
+  ['kioclient', 'Mozilla/5.0 (X11; Linux x86_64) KIO/5.103 kioclient/5.27.5'],
   ['curl', 'curl/8.4.0'],
   ['Wget', 'Wget/1.21.4'],
   ['python-requests', 'python-requests/2.31.0'],
