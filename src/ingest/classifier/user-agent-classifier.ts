@@ -495,6 +495,9 @@ const NOT_A_BROWSER =
 const NAMES_A_PLATFORM =
   /\b(?:i(?:OS|PadOS|Pad|Phone|Pod|Tunes)|watchOS|tvOS|OS ?X\b|mac ?OS|Darwin|CFNetwork|Alamofire|Win(?:dows|NT|\d+)|Android|HarmonyOS|KaiOS|Tizen|webOS|Symbian|BlackBerry|Kindle|MIDP|CLDC|WAP|MAUI|MRE|BREW|DoCoMo|Teleca|Palm|HbbTV|Hybridcast|DLNA|Smart-?TV|ViziOS|Roku|Kepler|Chromecast|CrKey|Sonos|Nintendo|PlayStation|Xbox|Phonon|QuickTime|NSPlayer|WMFSDK|UCWEB)|\d{3}x\d{3}\b|browser\b/i;
 
+/** A UA that starts as browsers' have since 1994: `Mozilla/` or `Opera/`. */
+const browserShaped = (userAgent: string): boolean => userAgent.startsWith('Mozilla/') || userAgent.startsWith('Opera/');
+
 /**
  * The last step: a UA that no rule, isbot or app list has placed, that does not start as browsers
  * have since 1994 (`Mozilla/`, `Opera/`), and in which ua-parser-js finds no browser, engine,
@@ -506,7 +509,7 @@ const NAMES_A_PLATFORM =
  * reader's, so rightly) and one Office build's `(Desktop; Desktop app; Unknown/Unknown)`.
  */
 function namesNothing(userAgent: string): boolean {
-  if (/^(?:Mozilla|Opera)\//.test(userAgent) || NAMES_A_PLATFORM.test(userAgent)) return false;
+  if (browserShaped(userAgent) || NAMES_A_PLATFORM.test(userAgent)) return false;
   parser.setUA(userAgent);
   if (parser.getBrowser().name || parser.getEngine().name || parser.getOS().name) return false;
   const device = parser.getDevice();
@@ -644,7 +647,7 @@ function classify(logged: string): Classification {
   if (agent) return agentMarked(userAgent) ?? aiResult(agent);
 
   if (!BOT_EVIDENCE.test(userAgent)) {
-    const inApp = (userAgent.startsWith('Mozilla/') || userAgent.startsWith('Opera/')) && IN_APP_BROWSERS.find(([, pattern]) => pattern.test(userAgent));
+    const inApp = browserShaped(userAgent) && IN_APP_BROWSERS.find(([, pattern]) => pattern.test(userAgent));
     // An app's name does not vouch for a string no browser sent (another UA run on after the app's).
     if (inApp && !FABRICATED.test(userAgent)) return human(userAgent, inApp[0]);
     if (DEVICE_BROWSER.test(userAgent)) return human(userAgent, undefined);
