@@ -252,8 +252,11 @@ const APP_CLIENTS: ReadonlyArray<readonly [name: string, pattern: RegExp]> = [
   ['Snapchat', /^Snapchat\/[\d.]+ \([^()]*; (?:Android|iOS) [^()]*; gzip\)(?: V\/[A-Z]+)?$/],
 ];
 
-/** An app's or a device's browser UA that also says this: a tool borrowing its UA, so isbot decides. */
-const BOT_EVIDENCE = /bot\b|crawl|spider|-agent\b|https?:\/\//i;
+/**
+ * An app's or a device's browser UA that also says this: a tool borrowing its UA, so isbot decides.
+ * CUBOT is a phone maker, which an app's own comment may name (`… Nexo/5.3.0 (CUBOT; P60; CUBOT)`).
+ */
+const BOT_EVIDENCE = /(?<!\bcu)bot\b|crawl|spider|-agent\b|https?:\/\//i;
 
 /**
  * Automation named by what it calls itself, where isbot lets it through; one pattern, in groups:
@@ -415,8 +418,9 @@ const GARBAGE = /[\u0000-\u001f\u007f]|%00|^[^A-Za-z]*$|\$\{|\$\(|<\/?script|<\?
  *   an empty platform (`MSIE 7.0;)`), two MSIE versions side by side (but for Opera 7's "Bork
  *   edition", `MSIE 6.0; MSIE 5.5; … Opera 7.02`); 360 Secure Browser, which
  *   runs IE's engine under an older MSIE version, is exempt from the Trident checks;
- * - a string taken apart or run together: `Mozilla/4.0` on WebKit or with a Gecko `rv:` (those
- *   always sent 5.0), a platform tuple never closed (a truncated string), the parentheses stripped
+ * - a string taken apart or run together: `Mozilla/4.0` on WebKit, `Mozilla/4.0` or `6.0` with a
+ *   Gecko `rv:` (those always sent 5.0; Empire's `Mozilla/6.0 (X11; …; rv:24.0) … Iceweasel/25.3.0`),
+ *   a platform tuple never closed (a truncated string), the parentheses stripped
  *   (`Mozilla/5.0 Windows NT 6.1 AppleWebKit/… KHTML, like Gecko`), `Mozilla/5.0/Chrome/…`,
  *   `MSIE7.0`, a second browser string run on after a complete one (with or without a space, or
  *   after Gecko's date) or inside `(compatible; …)`, IE's tuple followed by WebKit, a Python list's
@@ -456,7 +460,7 @@ const FABRICATED = new RegExp(
     /^Mozilla\/5\.0 \((?:Windows NT|Macintosh|X11)[^)]*\) AppleWebKit\/537\.36 \(KHTML, like Gecko\) (?:Chrome\/[\d.]+ Safari\/537\.3$|Chrome\/[\d.]+ Safari\/537\.36[\/,]|.*\/\d[\d.]*\.$)|\)' |\(\(/,
     /^Mozlila\/|\bMoblie Safari\b|\bBulid\/|\bSaari\//,
     /\bMSIE (?:[7-9]|10)\.[1-9]|\bMSIE 1[1-9]\.|\(compatible; IE \d|\bMSIE (?:[7-9]|10)\.0;(?:[^)]*;)? Windows(?: (?:XP|2000|Vista|7|8)\b|\))|\(compatible; MSIE [\d.]+;\)|\bMSIE [\d.]+; MSIE (?![^)]*\) Opera )/,
-    /^Mozilla\/4\.0 \([^)]*\) AppleWebKit\/|^Mozilla\/4\.0 \([^)]*\brv:\d|^Mozilla\/[45]\.0 \([^)]*$|^Mozilla\/5\.0 (?:Windows|Macintosh|X11)\b|^Mozilla\/\d\.\d\/|\bMSIE\d/,
+    /^Mozilla\/4\.0 \([^)]*\) AppleWebKit\/|^Mozilla\/(?:4\.0|[6-9]\.\d) \([^)]*\brv:\d|^Mozilla\/[45]\.0 \([^)]*$|^Mozilla\/5\.0 (?:Windows|Macintosh|X11)\b|^Mozilla\/\d\.\d\/|\bMSIE\d/,
     /\{\{|\/\{[A-Za-z_]+\}|\b(?:Safari|Firefox|Chrome)\/[\d.]+\s*Mozilla\/[45]\.0 \(|\bGecko\/\d{8} Mozilla\/5\.0 \(|\(compatible; Mozilla\/[45]\.0 \(|\bMSIE [\d.]+;[^)]*\) AppleWebKit\/|', '|^Mozilla\/[^']*'$|\/\d+\.[A-Z]\.[A-Z]\.[A-Z]\b|\bBuild\/_/,
     /\bGecko\/\d{4}(?:00|1[3-9]|[2-9]\d)\d\d\b|\bGecko\/\d{6}(?:00|3[2-9]|[4-9]\d)\b|^Mozilla\/\d\.(?:\d+\.\.\.|[a-z])|^Mozilla\/5\.0 (?:Firefox|Chrome|Safari)\/[\d.]+$|\(compatible ;|; rv(?: |: )\d/,
     /^Mozilla\/5\.0 \(Windows NT [\d.]+(?:; \)|(?:; (?:Win64|WOW64|x64))*\)$)|^Mozilla\/5\.0 \(X11(?:; [^;()]+)*\)$|^Mozilla\/5\.0 \(Windows[^)]*\) AppleWebKit\/[\d.]+ \(KHTML, like Gecko\)$|\bWindows NT 5\.1; Win64\b|\bWindows NT (?:5\.\d|6\.0)\b[^)]*\bTrident\/7\.0|\bPPC Mac OS X 10[._](?:[6-9]|1\d)\b|^Mozilla\/5\.0 \((?:X11|Linux)(?:; [^;)]+)*; ?\)(?: Gecko)?$/,

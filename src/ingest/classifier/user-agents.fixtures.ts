@@ -502,6 +502,11 @@ export const HUMANS: ReadonlyArray<readonly [string, string]> = [
     'Roblox Android web view',
     'Mozilla/5.0 (7665MB; 720x1600; 254x254; 360x800; Xiaomi 25078PC3EG; 15) AppleWebKit/537.36 (KHTML, like Gecko) ROBLOX Android App 2.707.734 Phone Hybrid() GooglePlayStore RobloxApp/2.707.734 (GlobalDist; GooglePlayStore)',
   ],
+  // Set 47: an app's web view that names the phone's maker, CUBOT (hexydec/agentzero's tests, MIT).
+  [
+    'Nexo app web view on a CUBOT phone',
+    'Mozilla/5.0 (Linux; Android 12; P60 Build/SP1A.210812.016; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/131.0.6778.39 Mobile Safari/537.36 Nexo/5.3.0 (CUBOT; P60; CUBOT) android/241129002',
+  ],
 ];
 
 /** [what it is, user agent]: crawlers, monitors, SEO tools, HTTP libraries, headless browsers, garbage. */
@@ -580,6 +585,8 @@ export const BOTS: ReadonlyArray<readonly [string, string]> = [
   ['reportbug', 'reportbug/12.0.0 (Debian)'],
   // Set 45: captured here from Debian's kde-cli-tools (KDE's KIO, as its programs other than Konqueror send it).
   ['kioclient', 'Mozilla/5.0 (X11; Linux x86_64) KIO/5.103 kioclient/5.27.5'],
+  // Set 47: PowerShell Empire's default, as a threat-hunting gist lists it: Gecko never sent `Mozilla/6.0`.
+  ['Empire C2 default', 'Mozilla/6.0 (X11; Linux x86_64; rv:24.0) Gecko/20140205 Firefox/27.0 Iceweasel/25.3.0'],
   ['curl', 'curl/8.4.0'],
   ['Wget', 'Wget/1.21.4'],
   ['python-requests', 'python-requests/2.31.0'],
