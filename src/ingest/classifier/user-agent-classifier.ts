@@ -284,7 +284,7 @@ const BOT_EVIDENCE = /(?<!\bcu)bot\b|crawl|spider|-agent\b|https?:\/\//i;
  *   (CutyCapt's `… cutycapt Version/10.0 Safari/602.1`, `WhiteHat Security`, but not WhiteHat's
  *   Aviator browser; `iOpus-Web-Automation`, `…Monitoring`, `ExpertPdf/9.4`, `WebLoad/1.4`,
  *   OneTrust's cookie scanner's `;OneTrust;`, the Shrook feed reader, Assetnote's scanner, the
- *   Havij SQL-injection tool's IE 7 string), Ruby's client, Apple's system daemons
+ *   Havij SQL-injection tool's IE 7 string, w3af's IE 8 string with `w3af.sf.net` in its tuple), Ruby's client, Apple's system daemons
  *   (`securityd (unknown version) CFNetwork/…`, `iOS/8.1 (12B411) dataaccessd/1.0`), and
  *   `AppleWebKit` without its version, which browsers never print (the in-app browsers above are
  *   asked first: Facebook's 2012 iPad app sent one); Reddit's API convention `… (by /u/name)`,
@@ -307,7 +307,7 @@ const AUTOMATION = new RegExp(
     /python-(?:requests|urllib|httpx)|\bpython-[a-z][\w.-]*\/v?\d|\bcurl\/|\bwget\b|go-http-client|node-fetch|\baxios\/|\bokhttp\/|\bjava\/|libwww-perl|\bscrapy\b|\bdart:io\b|\bundici\b|PowerShell\/|OpenAPI-Generator\/|Swagger-Codegen\/|ReactorNetty|^(?!Mozilla\/).*(?<![a-z])(?:sdk|cli)(?![a-z])/,
     /\b(?:pip|CPython|conda|rubygems|Bundler|cargo|git|git-lfs|ansible(?:-galaxy)?|kubectl|docker|Gradle|Maven|twine|ureq|Siege|WhatWeb|Mikrotik|htdig|helm|Nikto|ZAP|Sphinx|Axel|cadaver|GodotEngine|LuaRocks|mirall|cabal-install|libalpm)\/v?\d|^libdnf \(|\bKIO\/[\d.]+ (?!konqueror\/)[A-Za-z][\w.-]*\/|\bmercurial\/proto-|\bNuGet\b|gitlab-(?:runner|kas)|Docker-Client\/|^@[\w.-]+\/[\w.-]+\/v?\d/,
     /(?<![\w.-])(?:Python|Ruby|PHP|Perl|Node|Deno|Bun|Erlang|Elixir|OTP)[\/:]\d|(?<![\w.-])go ?1\.\d+(?![\w])|\bnodejs\b|\/(?:Python|JS|Node|Ruby|PHP|Java|Go|Kotlin|Swift|Dotnet|CSharp) v?\d|\b(?:Node|Python|Ruby|PHP|Java|Go|Dotnet)Bindings\/|\bclient[-_](?:python|py|js|node|go|java|ruby|php|rust|dotnet)\b|\b(?:python|py|js|node|go|java|ruby|php|rust|dotnet)[-_]client\b/,
-    /screenshot|webthumb|thumbnail|wkhtmlto|cutycapt|websnapr|uptime|monitoring\b|\bprobe\b|kube-probe|\bPreload\b|link-resolver|Echoping\/|Siteimprove|acunetix|burpsuite|qualys|\bWhiteHat\b(?! Aviator)|\bSiteScope\b|\bip-label\b|\bEvaliant\b|\bMovableInk\b|\bSpamBayes\/|\bSiteCon\)|\bOneTrust\b|\bShrook\/|\bAssetnote\/|\) Havij$|AppleWebKit \(KHTML/,
+    /screenshot|webthumb|thumbnail|wkhtmlto|cutycapt|websnapr|uptime|monitoring\b|\bprobe\b|kube-probe|\bPreload\b|link-resolver|Echoping\/|Siteimprove|acunetix|burpsuite|qualys|\bw3af\b|\bWhiteHat\b(?! Aviator)|\bSiteScope\b|\bip-label\b|\bEvaliant\b|\bMovableInk\b|\bSpamBayes\/|\bSiteCon\)|\bOneTrust\b|\bShrook\/|\bAssetnote\/|\) Havij$|AppleWebKit \(KHTML/,
     /\bweb-automation\b|\bWebLoad\/|pdf\/\d|\bruby \d|\(by \/u\/[\w-]+\)|^Links \([^)]*; dump\)|^[a-z]+d \(unknown version\) CFNetwork\/|^iOS\/[\d.]+ \(\w+\) [a-z]+d\//,
     /\b(?:Safari|Chrome|Firefox)\/[\d.]+ [^(]*\(compatible; ?[A-Za-z]|like Gecko; ?compatible; ?[A-Za-z]/,
     /(?:^|[(;\s])\+ ?(?:https?:\/\/|[\w-]+[.@][\w-])|\((?:www\.)?[a-z\d-]+(?:\.[a-z\d-]+)*\.[a-z]{2,}(?:\/[a-z][\w\/.-]*)?\)/,
@@ -454,7 +454,7 @@ const FABRICATED = new RegExp(
     /\bChrome\/(?:1[7-9]|[2-9]\d)\.0\.8\d\d\.0 |AppleWebKit\/[\d.]+ \(KHTML, like Gecko\) (?:Firefox|Opera)\/|\b(?:Safari|Edge)\/\d+\.0\.0\.0\b|\bMac OS X 10_\d+(?:_\d+)? rv:\d|\bWindows (?:95|98|CE|NT 4\.0)[^)]*\) AppleWebKit\/[\d.]+ \(KHTML, like Gecko\) Version\/[\d.]+ Safari\//,
     /^Mozilla\/5\.0 \((?!Windows NT 10\.0; Win64; x64\)|Macintosh; Intel Mac OS X 10_15_7\)|X11; (?:Linux x86_64|CrOS [^)]+)\))(?:Windows|Macintosh|X11)[^)]*\) AppleWebKit\/537\.36 \(KHTML, like Gecko\) Chrome\/(?:1[1-9]\d|2\d\d)\.0\.0\.0 Safari\/537\.36$/,
     /\(Macintosh; Intel Mac OS X (?:1[1-9]|2\d)[_\d]*\) AppleWebKit\/(?:537\.36 \(KHTML, like Gecko\) Chrome\/[1-9]\d\d\.[\d.]+ Safari\/537\.36|[\d.]+ \(KHTML, like Gecko\)(?: Version\/[\d.]+)?(?: Mobile\/\w+)? Safari\/[\d.]+)$|\bMac OS X (?:1[1-9]|2\d)[._\d]*; rv:(?:8[7-9]|9\d|[1-9]\d\d)\.\d\) Gecko\/20100101 Firefox\/|\bMac OS X \d+_\d+[^)]*; rv:[\d.]+\) Gecko\/\d+ Firefox\//,
-    /^Mozilla\/5\.0 \((?:Windows|Macintosh|X11)(?![^)]*\brv:)[^)]*\) Gecko\/20100101 Firefox\/|\) Gecko\/20100101 Firefox\/(?:\d+(?![.\d])|(?:[2-9]\d|\d{3})\.[1-9]\d*$)|\bGecko\/ |\bGecko\/\d{8}(?=[A-Za-z])|\bAppleWebKit\/(?=[\s;)]|$)|\bMSIE (?:8|9|10)\.0;(?![^)]*\b(?:Trident|SE \d|360SE|360EE|QIHU))|^Mozilla\/5\.0 \(compatible; MSIE [56]\.\d+;(?!.*\bOpera\b)/,
+    /^Mozilla\/5\.0 \((?:Windows|Macintosh|X11)(?![^)]*\brv:)[^)]*\) Gecko\/\d{8} Firefox\/|\) Gecko\/20100101 Firefox\/(?:\d+(?![.\d])|(?:[2-9]\d|\d{3})\.[1-9]\d*$)|\bGecko\/ |\bGecko\/\d{8}(?=[A-Za-z])|\bAppleWebKit\/(?=[\s;)]|$)|\bMSIE (?:8|9|10)\.0;(?![^)]*\b(?:Trident|SE \d|360SE|360EE|QIHU))|^Mozilla\/5\.0 \(compatible; MSIE [56]\.\d+;(?!.*\bOpera\b)/,
     /^Mozilla\/\d\.\d \((?:compatible|Windows|Macintosh|X11|Linux),|\(Macintosh,/,
     /^Mozilla\/5\.0\((?:Windows|Macintosh|X11)|^Mozilla\/5\.0 \((?:Windows NT|Macintosh|X11)[^)]*(?:\)(?:AppleWebKit|Gecko)\/|\b(?:AppleWebKit|Gecko)\/)|^Mozilla\/5\.0 \([^)]*\) AppleWebKit\/[\d.]+ (?:Chrome|Safari)\//,
     /^Mozilla\/5\.0 \((?:Windows NT|Macintosh|X11)[^)]*\) AppleWebKit\/537\.36 \(KHTML, like Gecko\) (?:Chrome\/[\d.]+ Safari\/537\.3$|Chrome\/[\d.]+ Safari\/537\.36[\/,]|.*\/\d[\d.]*\.$)|\)' |\(\(/,

@@ -587,6 +587,10 @@ export const BOTS: ReadonlyArray<readonly [string, string]> = [
   ['kioclient', 'Mozilla/5.0 (X11; Linux x86_64) KIO/5.103 kioclient/5.27.5'],
   // Set 47: PowerShell Empire's default, as a threat-hunting gist lists it: Gecko never sent `Mozilla/6.0`.
   ['Empire C2 default', 'Mozilla/6.0 (X11; Linux x86_64; rv:24.0) Gecko/20140205 Firefox/27.0 Iceweasel/25.3.0'],
+  // Set 48: from two access logs published as intrusion-detection data (AgungBahtiarr/webserver_attack_clasification,
+  // a 2024 nginx log; ArshadShaik15/Log-File-Analyzer-For-Intrusion-Detection, MIT, a 2016 attack lab).
+  ['a Firefox without its rv: and with an old Gecko date', 'Mozilla/5.0 (X11; Linux x86_64) Gecko/20060609 Firefox/123.0esr'],
+  ['w3af', 'Mozilla/4.0 (compatible; MSIE 8.0; Windows NT 6.1; Trident/4.0; w3af.sf.net)'],
   ['curl', 'curl/8.4.0'],
   ['Wget', 'Wget/1.21.4'],
   ['python-requests', 'python-requests/2.31.0'],
