@@ -382,7 +382,9 @@ const GARBAGE = /[\u0000-\u001f\u007f]|%00|^[^A-Za-z]*$|\$\{|\$\(|<\/?script|<\?
  *   between 539 and 599, which none shipped (Chrome's stayed 537.36; Safari 8 went to 600); a
  *   desktop Chrome whose `Safari/` build is not its `AppleWebKit/` build (`AppleWebKit/536.33 …
  *   Chrome/9.0.860.30 Safari/535.32`: Chrome prints the same build twice; phones' strings
- *   sometimes do not, so desktop strings only);
+ *   sometimes do not, so desktop strings only), or a desktop Chrome 28 or later on a WebKit 537
+ *   build other than 537.36 (Blink froze it there; Acunetix's `AppleWebKit/537.21 …
+ *   Chrome/41.0.2228.0 Safari/537.21`);
  * - a Safari build token of six letters and digits without a dot (`Safari/1A057E`); Safari's is
  *   `537.36`, `604.1`, `8536.25`; a Chrome version of five numbers or more (Chrome's has four);
  * - a desktop Firefox whose `rv:` is not its version (`rv:25.0) Gecko/20100101 Firefox/29.0`),
@@ -408,8 +410,9 @@ const GARBAGE = /[\u0000-\u001f\u007f]|%00|^[^A-Za-z]*$|\$\{|\$\(|<\/?script|<\?
  *   they all sent; MSIE 5 or 6 with `Mozilla/5.0`;
  * - broken punctuation in a desktop browser string: a distribution or two capitals where Chrome
  *   prints `X11` (`(Fedora; Linux x86_64)`, `(ZZ; Linux i686)`), commas for semicolons in the
- *   platform tuple, a missing space or parenthesis (`Mozilla/5.0(Windows`, `x64)AppleWebKit`),
- *   WebKit without `(KHTML, like Gecko)`, `Safari/537.3` or text after Chrome's `Safari/537.36`,
+ *   platform tuple, a missing space or parenthesis (`Mozilla/5.0(Windows`, `x64)AppleWebKit`,
+ *   a desktop `AppleWebKit/535.7(KHTML`; phones' strings have it), WebKit without
+ *   `(KHTML, like Gecko)`, `Safari/537.3` or text after Chrome's `Safari/537.36`,
  *   a version cut off after its dot, an EdgeHTML version in hex, a doubled `((` or a stray quote,
  *   and misspelled tokens (`Mozlila`, `Bulid`, `Moblie`);
  * - Internet Explorer as it never wrote itself: an MSIE version it never had (`MSIE 10.6`,
@@ -447,7 +450,7 @@ const FABRICATED = new RegExp(
     /^Mozilla\/(?:\d\.\d{3,}|\d{2,}\.|5\.[1-9])|\bGecko\/\d{4}-\d\d-\d\d|^Opera\/\d+\.\d+\.\(|\bMSIE [2-6]\.\d+;(?![^)]*\b(?:360SE|360EE|QIHU)\b)[^)]*\bTrident\/|\bTrident\/[4-9]\.1\b/,
     /\bWindows NT (?!(?:3\.1|3\.51?|4\.0|5\.01?|5\.[12]|6\.[0-4]|10(?:\.0)?)(?![\d_]))\d|\bWindows NT 10\.[1-9]|\bMac OS X (?:[1-9]|1[6-9]|2[0-5])[._]\d/,
     /\(KHTML, ?l(?!ike )[a-z]{2,4} Gecko|\blike Gecko\w|\bAppleWebKit\/5(?:39|[4-9]\d)\b|\(KHTML like Gecko\) Chrome\/[1-9]\d\d\./,
-    /^Mozilla\/5\.0 \((?:Windows|Macintosh|X11)[^)]*\) AppleWebKit\/(?<wk>[\d.]+) \(KHTML, like Gecko\) Chrome\/[\d.]+ Safari\/(?!\k<wk>(?![\d.]))\d/,
+    /^Mozilla\/5\.0 \((?:Windows|Macintosh|X11)[^)]*\) AppleWebKit\/(?:(?<wk>[\d.]+) \(KHTML, like Gecko\) Chrome\/[\d.]+ Safari\/(?!\k<wk>(?![\d.]))\d|537\.(?!36\b)\d+ \(KHTML, like Gecko\) Chrome\/(?:2[89]|[3-9]\d|[1-9]\d\d)\.)|^Mozilla\/5\.0 \((?:Windows|Macintosh|X11)[^)]*\) AppleWebKit\/[\d.]+\(KHTML/,
     /\bSafari\/[\dA-F]{6}(?![\w.])|\bChrome\/\d+(?:\.\d+){4}/,
     /\brv:(?!109\.|2\.0(?!\d))(?<rv>\d+)\.[\d.]*\) Gecko\/20100101 Firefox\/(?!\k<rv>(?!\d))\d[\d.]*(?![\d.]| (?!Firefox\/)[A-Za-z])|\brv:1\.[\w.]*\) Gecko\/\d{8} Firefox\/(?:[4-9]|[1-9]\d)(?!.*\bOpera\b)/,
     /\\[();]|^['"]/,

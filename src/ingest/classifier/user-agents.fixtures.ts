@@ -591,6 +591,9 @@ export const BOTS: ReadonlyArray<readonly [string, string]> = [
   // a 2024 nginx log; ArshadShaik15/Log-File-Analyzer-For-Intrusion-Detection, MIT, a 2016 attack lab).
   ['a Firefox without its rv: and with an old Gecko date', 'Mozilla/5.0 (X11; Linux x86_64) Gecko/20060609 Firefox/123.0esr'],
   ['w3af', 'Mozilla/4.0 (compatible; MSIE 8.0; Windows NT 6.1; Trident/4.0; w3af.sf.net)'],
+  // Set 48, unsure labels (a 2016 attack lab's log; the zanbil.ir log excerpt of MohsanRazaq/ThreatLens).
+  ['Acunetix\'s Chrome 41 on WebKit 537.21', 'Mozilla/5.0 (Windows NT 6.1; WOW64) AppleWebKit/537.21 (KHTML, like Gecko) Chrome/41.0.2228.0 Safari/537.21'],
+  ['a desktop Chrome without the space before (KHTML', 'Mozilla/5.0 (Windows NT 6.1; WOW64) AppleWebKit/535.7(KHTML, like Gecko) Chrome/16.0.912.36 Safari/535.7'],
   ['curl', 'curl/8.4.0'],
   ['Wget', 'Wget/1.21.4'],
   ['python-requests', 'python-requests/2.31.0'],
