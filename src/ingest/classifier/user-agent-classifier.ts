@@ -244,8 +244,9 @@ const DEVICE_BROWSER =
  * `[FBAN/FB4A;…]` block alone, with no browser string before it, or after the `(null)` an iOS app
  * writes for a name it lacks (isbot reads the `Google` of a Pixel's `FBMF/Google`, or the block as
  * one word when the carrier has no space); Snapchat's `Snapchat/12.0 (iPhone14,2; iOS 16.1; gzip)`
- * (isbot knows the name from Snap's link previewer, which says `bot`). An app's client is a
- * person's, as `Dalvik/` and CFNetwork are.
+ * (isbot knows the name from Snap's link previewer, which says `bot`). They name no HTTP stack, as
+ * `Dalvik/`, CFNetwork and Alamofire clients do (automation, below), and blind labellers read the
+ * bare `[FBAN/…]` block as the Facebook app's.
  */
 const APP_CLIENTS: ReadonlyArray<readonly [name: string, pattern: RegExp]> = [
   ['Facebook', /^(?:\(null\) )?\[FBAN\/[\w.-]+;[^\]]*\]$/],
@@ -265,7 +266,11 @@ const BOT_EVIDENCE = /(?<!\bcu)bot\b|crawl|spider|-agent\b|https?:\/\//i;
  * - HTTP libraries, Python's `python-<package>/<version>` (`python-musicbrainzngs/0.7.1`), and
  *   SDKs and CLIs that say so in a UA that does not pretend to be a browser (`aws-sdk-go/1.4`,
  *   `aws-cli/1.14`): a browser-shaped UA may carry "SDK" in a device name (the Android emulator's
- *   "Android SDK built for x86");
+ *   "Android SDK built for x86"); an app's own HTTP client that names its phone's HTTP stack
+ *   (Android's `Dalvik/2.1.0 (Linux; U; Android 11; …)`, `Spotify/121000 CFNetwork/1494.0.7
+ *   Darwin/23.4.0`, Alamofire's `Home Assistant/2024.9 (io.robbie.HomeAssistant; build:2024; iOS
+ *   16.7.2)` with or without its `Alamofire/5.8.0`) or Nextcloud's Android sync client: the policy's
+ *   people are browsers, web views and in-app browsers, and these are none;
  * - package managers, developer CLIs and docs link checkers (`pip/`, `cargo/`, `git/`, `kubectl/`,
  *   `docker/`, `Gradle/`, Mercurial's `mercurial/proto-1.0`, the Axel downloader, the cadaver
  *   WebDAV client (not its neon library, which media players use too), the Godot engine's HTTP
@@ -284,12 +289,14 @@ const BOT_EVIDENCE = /(?<!\bcu)bot\b|crawl|spider|-agent\b|https?:\/\//i;
  *   (CutyCapt's `… cutycapt Version/10.0 Safari/602.1`, `WhiteHat Security`, but not WhiteHat's
  *   Aviator browser; `iOpus-Web-Automation`, `…Monitoring`, `ExpertPdf/9.4`, `WebLoad/1.4`,
  *   OneTrust's cookie scanner's `;OneTrust;`, the Shrook feed reader, Assetnote's scanner, the
- *   Havij SQL-injection tool's IE 7 string, w3af's IE 8 string with `w3af.sf.net` in its tuple), Ruby's client, Apple's system daemons
- *   (`securityd (unknown version) CFNetwork/…`, `iOS/8.1 (12B411) dataaccessd/1.0`), and
- *   `AppleWebKit` without its version, which browsers never print (the in-app browsers above are
- *   asked first: Facebook's 2012 iPad app sent one); Reddit's API convention `… (by /u/name)`,
- *   which its clients must send and browsers never do; the Links browser run with `-dump`, which
- *   writes `dump` where it writes the terminal's size otherwise;
+ *   Havij SQL-injection tool's IE 7 string, w3af's IE 8 string with `w3af.sf.net` in its tuple,
+ *   Arachni's `Mozilla/5.0 (Gecko) Arachni/v1.6.1.3`, dnstwist's, skipfish's `SF/2.10b` after any
+ *   browser's), Ruby's client, Apple's system daemons (`securityd (unknown version) CFNetwork/…`,
+ *   `iOS/8.1 (12B411) dataaccessd/1.0`), and `AppleWebKit` without its version, which browsers
+ *   never print (the in-app browsers above are asked first: Facebook's 2012 iPad app sent one);
+ *   Reddit's API convention `… (by /u/name)`, which its clients must send and browsers never do;
+ *   the Links browser run with `-dump`, which writes `dump` where it writes the terminal's size
+ *   otherwise;
  * - a browser UA that ends by naming its sender in `(compatible; Name)`, or names it inside the
  *   engine's own comment (`(KHTML, like Gecko; compatible; BuiltWith/1.4; …)`, bingbot's and
  *   Anthropic's shape), the ways crawlers sign a borrowed browser UA; no browser writes anything
@@ -304,10 +311,10 @@ const BOT_EVIDENCE = /(?<!\bcu)bot\b|crawl|spider|-agent\b|https?:\/\//i;
 const AUTOMATION = new RegExp(
   [
     /headless|phantomjs|puppeteer|playwright|selenium|webdriver|htmlunit|slimerjs|jsdom\/|happydom\/|\bnightmare\b|lighthouse|gtmetrix|\bYLT\b|browserless|\bAppium\b|\bMobitest\b|Zombie\.js/,
-    /python-(?:requests|urllib|httpx)|\bpython-[a-z][\w.-]*\/v?\d|\bcurl\/|\bwget\b|go-http-client|node-fetch|\baxios\/|\bokhttp\/|\bjava\/|libwww-perl|\bscrapy\b|\bdart:io\b|\bundici\b|PowerShell\/|OpenAPI-Generator\/|Swagger-Codegen\/|ReactorNetty|^(?!Mozilla\/).*(?<![a-z])(?:sdk|cli)(?![a-z])/,
+    /python-(?:requests|urllib|httpx)|\bpython-[a-z][\w.-]*\/v?\d|\bcurl\/|\bwget\b|go-http-client|node-fetch|\baxios\/|\bokhttp\/|\bjava\/|libwww-perl|\bscrapy\b|\bdart:io\b|\bundici\b|PowerShell\/|OpenAPI-Generator\/|Swagger-Codegen\/|ReactorNetty|^(?!Mozilla\/).*(?<![a-z])(?:sdk|cli)(?![a-z])|^(?!Mozilla\/|Opera\/).*\b(?:Dalvik\/|CFNetwork\b|Alamofire\b)|\([\w-]+(?:\.[\w-]+)+; build:[\w.-]*; (?:iOS|iPadOS|macOS|watchOS|tvOS) [\d.]+\)|\bNextcloud-android\//,
     /\b(?:pip|CPython|conda|rubygems|Bundler|cargo|git|git-lfs|ansible(?:-galaxy)?|kubectl|docker|Gradle|Maven|twine|ureq|Siege|WhatWeb|Mikrotik|htdig|helm|Nikto|ZAP|Sphinx|Axel|cadaver|GodotEngine|LuaRocks|mirall|cabal-install|libalpm)\/v?\d|^libdnf \(|\bKIO\/[\d.]+ (?!konqueror\/)[A-Za-z][\w.-]*\/|\bmercurial\/proto-|\bNuGet\b|gitlab-(?:runner|kas)|Docker-Client\/|^@[\w.-]+\/[\w.-]+\/v?\d/,
     /(?<![\w.-])(?:Python|Ruby|PHP|Perl|Node|Deno|Bun|Erlang|Elixir|OTP)[\/:]\d|(?<![\w.-])go ?1\.\d+(?![\w])|\bnodejs\b|\/(?:Python|JS|Node|Ruby|PHP|Java|Go|Kotlin|Swift|Dotnet|CSharp) v?\d|\b(?:Node|Python|Ruby|PHP|Java|Go|Dotnet)Bindings\/|\bclient[-_](?:python|py|js|node|go|java|ruby|php|rust|dotnet)\b|\b(?:python|py|js|node|go|java|ruby|php|rust|dotnet)[-_]client\b/,
-    /screenshot|webthumb|thumbnail|wkhtmlto|cutycapt|websnapr|uptime|monitoring\b|\bprobe\b|kube-probe|\bPreload\b|link-resolver|Echoping\/|Siteimprove|acunetix|burpsuite|qualys|\bw3af\b|\bWhiteHat\b(?! Aviator)|\bSiteScope\b|\bip-label\b|\bEvaliant\b|\bMovableInk\b|\bSpamBayes\/|\bSiteCon\)|\bOneTrust\b|\bShrook\/|\bAssetnote\/|\) Havij$|AppleWebKit \(KHTML/,
+    /screenshot|webthumb|thumbnail|wkhtmlto|cutycapt|websnapr|uptime|monitoring\b|\bprobe\b|kube-probe|\bPreload\b|link-resolver|Echoping\/|Siteimprove|acunetix|burpsuite|qualys|\bw3af\b|\bArachni\/|\bdnstwist\/|\bSF\/2\.\d+b\b|\bWhiteHat\b(?! Aviator)|\bSiteScope\b|\bip-label\b|\bEvaliant\b|\bMovableInk\b|\bSpamBayes\/|\bSiteCon\)|\bOneTrust\b|\bShrook\/|\bAssetnote\/|\) Havij$|AppleWebKit \(KHTML/,
     /\bweb-automation\b|\bWebLoad\/|pdf\/\d|\bruby \d|\(by \/u\/[\w-]+\)|^Links \([^)]*; dump\)|^[a-z]+d \(unknown version\) CFNetwork\/|^iOS\/[\d.]+ \(\w+\) [a-z]+d\//,
     /\b(?:Safari|Chrome|Firefox)\/[\d.]+ [^(]*\(compatible; ?[A-Za-z]|like Gecko; ?compatible; ?[A-Za-z]/,
     /(?:^|[(;\s])\+ ?(?:https?:\/\/|[\w-]+[.@][\w-])|\((?:www\.)?[a-z\d-]+(?:\.[a-z\d-]+)*\.[a-z]{2,}(?:\/[a-z][\w\/.-]*)?\)/,
@@ -337,6 +344,9 @@ const RUNTIME_PLATFORM =
  */
 const DEVICE_MODEL =
   /^(Mozilla\/5\.0 \(Linux; (?:U; )?(?:arm(?:_64)?; )?Android [\d.]+; (?:[a-z]{2}(?:[-_][A-Za-z]{2})?; )?)(?:(?!compatible|bot|crawl|https?:|@|-Google\/)[^;()])+(?=(?:; wv)?\) AppleWebKit\/)|(\bIEMobile\/[\d.]+; [^;()]+; )(?:(?!compatible|bot|crawl|https?:|@)[^;()])+/;
+
+/** The phone model in an Android app's `Dalvik/` tuple, which is no claim about AI (`… Android 11; AI PONT Build/…`). */
+const DALVIK_DEVICE = /(\bDalvik\/[\d.]+ \(Linux; U; Android [\d.]+; )[^;()]+/;
 
 /**
  * What an app appends to Android's web view UA (`… Mobile Safari/537.36 open_news …`,
@@ -378,7 +388,8 @@ const GARBAGE = /[\u0000-\u001f\u007f]|%00|^[^A-Za-z]*$|\$\{|\$\(|<\/?script|<\?
  * - an operating system that never shipped: Windows NT 9.1 or 10.3, Mac OS X 8_1 (macOS numbers
  *   10 to 15, then 26);
  * - WebKit's `(KHTML, like Gecko)` mutated (`live Gecko`, `like Gecko111`, or without its comma
- *   before a Chrome 100 or later: Opera 20 wrote it so, no Chrome did), or a WebKit version
+ *   before a Chrome 100 or later, or before any desktop Chrome but Opera's: Opera 20 wrote it so,
+ *   with its `OPR/`, no Chrome did; Android 4 phones did), or a WebKit version
  *   between 539 and 599, which none shipped (Chrome's stayed 537.36; Safari 8 went to 600); a
  *   desktop Chrome whose `Safari/` build is not its `AppleWebKit/` build (`AppleWebKit/536.33 …
  *   Chrome/9.0.860.30 Safari/535.32`: Chrome prints the same build twice; phones' strings
@@ -403,7 +414,8 @@ const GARBAGE = /[\u0000-\u001f\u007f]|%00|^[^A-Za-z]*$|\$\{|\$\(|<\/?script|<\?
  * - a field a browser froze, printed unfrozen: Chrome's reduced UA (`Chrome/110.0.0.0` and later)
  *   names only `Windows NT 10.0; Win64; x64`, `Macintosh; Intel Mac OS X 10_15_7`,
  *   `X11; Linux x86_64` or `X11; CrOS …` (Google's User-Agent Reduction); Chrome 100+, Safari and
- *   Firefox 87+ never print a macOS above 10.15, and Firefox writes it with dots (`10.15`);
+ *   Firefox 87+ never print a macOS above 10.15 (nor do Edge and Opera, which name themselves
+ *   after Chrome's string), and Firefox writes it with dots (`10.15`);
  * - Firefox without its `rv:`, with a bare `Firefox/115` or a minor it never prints
  *   (`Firefox/140.3`: desktop Firefox 20+ prints `N.0`; Waterfox Classic's three-part `56.2.6` is
  *   its own), a capital `Rv:`, or an empty `Gecko/ ` date; MSIE 8 to 10 without the Trident token
@@ -436,7 +448,8 @@ const GARBAGE = /[\u0000-\u001f\u007f]|%00|^[^A-Za-z]*$|\$\{|\$\(|<\/?script|<\?
  *   (iHeartRadio's feed fetcher: `AppleWebKit/ Chrome/ Safari - iHeartRadio`; an empty `Chrome/`
  *   alone stays, real Vivo and Quadra devices send one);
  * - a Windows that no browser described so: the platform and nothing after it
- *   (`Mozilla/5.0 (Windows NT 6.1; Win64; x64)`, and likewise `Mozilla/5.0 (X11; Linux x86_64)`;
+ *   (`Mozilla/5.0 (Windows NT 6.1; Win64; x64)`, with a Gecko `rv:60.0` too, as a Cobalt Strike
+ *   profile sends it, and likewise `Mozilla/5.0 (X11; Linux x86_64)`;
  *   an Android tuple alone is an app's own client), a string cut off after `(KHTML, like Gecko)`
  *   (Windows has no bare web-view string, unlike macOS), an empty field (`Windows NT 6.1; )`), XP as
  *   64-bit (`NT 5.1; Win64`: XP x64 was NT 5.2), IE 11's Trident 7 on XP or Vista (IE 11 needs
@@ -449,14 +462,14 @@ const FABRICATED = new RegExp(
     /\b(?:AppleWebKit|Firefox|Chrome|Safari|Gecko)\/[a-z_]{4,}\b|\/%s\b|\b(?:rv:|Firefox\/|Chrome\/)x\.x|\bMac OS X [a-z]\.[a-z]\b/,
     /^Mozilla\/(?:\d\.\d{3,}|\d{2,}\.|5\.[1-9])|\bGecko\/\d{4}-\d\d-\d\d|^Opera\/\d+\.\d+\.\(|\bMSIE [2-6]\.\d+;(?![^)]*\b(?:360SE|360EE|QIHU)\b)[^)]*\bTrident\/|\bTrident\/[4-9]\.1\b/,
     /\bWindows NT (?!(?:3\.1|3\.51?|4\.0|5\.01?|5\.[12]|6\.[0-4]|10(?:\.0)?)(?![\d_]))\d|\bWindows NT 10\.[1-9]|\bMac OS X (?:[1-9]|1[6-9]|2[0-5])[._]\d/,
-    /\(KHTML, ?l(?!ike )[a-z]{2,4} Gecko|\blike Gecko\w|\bAppleWebKit\/5(?:39|[4-9]\d)\b|\(KHTML like Gecko\) Chrome\/[1-9]\d\d\./,
+    /\(KHTML, ?l(?!ike )[a-z]{2,4} Gecko|\blike Gecko\w|\bAppleWebKit\/5(?:39|[4-9]\d)\b|\(KHTML like Gecko\) Chrome\/[1-9]\d\d\.|^Mozilla\/5\.0 \((?:Windows|Macintosh|X11)(?!.*\bOPR\/)[^)]*\) AppleWebKit\/[\d.]+ \(KHTML like Gecko\) Chrome\//,
     /^Mozilla\/5\.0 \((?:Windows|Macintosh|X11)[^)]*\) AppleWebKit\/(?:(?<wk>[\d.]+) \(KHTML, like Gecko\) Chrome\/[\d.]+ Safari\/(?!\k<wk>(?![\d.]))\d|537\.(?!36\b)\d+ \(KHTML, like Gecko\) Chrome\/(?:2[89]|[3-9]\d|[1-9]\d\d)\.)|^Mozilla\/5\.0 \((?:Windows|Macintosh|X11)[^)]*\) AppleWebKit\/[\d.]+\(KHTML/,
     /\bSafari\/[\dA-F]{6}(?![\w.])|\bChrome\/\d+(?:\.\d+){4}/,
     /\brv:(?!109\.|2\.0(?!\d))(?<rv>\d+)\.[\d.]*\) Gecko\/20100101 Firefox\/(?!\k<rv>(?!\d))\d[\d.]*(?![\d.]| (?!Firefox\/)[A-Za-z])|\brv:1\.[\w.]*\) Gecko\/\d{8} Firefox\/(?:[4-9]|[1-9]\d)(?!.*\bOpera\b)/,
     /\\[();]|^['"]/,
     /\bChrome\/(?:1[7-9]|[2-9]\d)\.0\.8\d\d\.0 |AppleWebKit\/[\d.]+ \(KHTML, like Gecko\) (?:Firefox|Opera)\/|\b(?:Safari|Edge)\/\d+\.0\.0\.0\b|\bMac OS X 10_\d+(?:_\d+)? rv:\d|\bWindows (?:95|98|CE|NT 4\.0)[^)]*\) AppleWebKit\/[\d.]+ \(KHTML, like Gecko\) Version\/[\d.]+ Safari\//,
     /^Mozilla\/5\.0 \((?!Windows NT 10\.0; Win64; x64\)|Macintosh; Intel Mac OS X 10_15_7\)|X11; (?:Linux x86_64|CrOS [^)]+)\))(?:Windows|Macintosh|X11)[^)]*\) AppleWebKit\/537\.36 \(KHTML, like Gecko\) Chrome\/(?:1[1-9]\d|2\d\d)\.0\.0\.0 Safari\/537\.36$/,
-    /\(Macintosh; Intel Mac OS X (?:1[1-9]|2\d)[_\d]*\) AppleWebKit\/(?:537\.36 \(KHTML, like Gecko\) Chrome\/[1-9]\d\d\.[\d.]+ Safari\/537\.36|[\d.]+ \(KHTML, like Gecko\)(?: Version\/[\d.]+)?(?: Mobile\/\w+)? Safari\/[\d.]+)$|\bMac OS X (?:1[1-9]|2\d)[._\d]*; rv:(?:8[7-9]|9\d|[1-9]\d\d)\.\d\) Gecko\/20100101 Firefox\/|\bMac OS X \d+_\d+[^)]*; rv:[\d.]+\) Gecko\/\d+ Firefox\//,
+    /\(Macintosh; Intel Mac OS X (?:1[1-9]|2\d)[_\d]*\) AppleWebKit\/(?:537\.36 \(KHTML, like Gecko\) Chrome\/[1-9]\d\d\.[\d.]+ Safari\/537\.36(?: (?:Edg|OPR)\/[\d.]+)?|[\d.]+ \(KHTML, like Gecko\)(?: Version\/[\d.]+)?(?: Mobile\/\w+)? Safari\/[\d.]+)$|\bMac OS X (?:1[1-9]|2\d)[._\d]*; rv:(?:8[7-9]|9\d|[1-9]\d\d)\.\d\) Gecko\/20100101 Firefox\/|\bMac OS X \d+_\d+[^)]*; rv:[\d.]+\) Gecko\/\d+ Firefox\//,
     /^Mozilla\/5\.0 \((?:Windows|Macintosh|X11)(?![^)]*\brv:)[^)]*\) Gecko\/\d{8} Firefox\/|\) Gecko\/20100101 Firefox\/(?:\d+(?![.\d])|(?:[2-9]\d|\d{3})\.[1-9]\d*$)|\bGecko\/ |\bGecko\/\d{8}(?=[A-Za-z])|\bAppleWebKit\/(?=[\s;)]|$)|\bMSIE (?:8|9|10)\.0;(?![^)]*\b(?:Trident|SE \d|360SE|360EE|QIHU))|^Mozilla\/5\.0 \(compatible; MSIE [56]\.\d+;(?!.*\bOpera\b)/,
     /^Mozilla\/\d\.\d \((?:compatible|Windows|Macintosh|X11|Linux),|\(Macintosh,/,
     /^Mozilla\/5\.0\((?:Windows|Macintosh|X11)|^Mozilla\/5\.0 \((?:Windows NT|Macintosh|X11)[^)]*(?:\)(?:AppleWebKit|Gecko)\/|\b(?:AppleWebKit|Gecko)\/)|^Mozilla\/5\.0 \([^)]*\) AppleWebKit\/[\d.]+ (?:Chrome|Safari)\//,
@@ -466,7 +479,7 @@ const FABRICATED = new RegExp(
     /^Mozilla\/4\.0 \([^)]*\) AppleWebKit\/|^Mozilla\/(?:4\.0|[6-9]\.\d) \([^)]*\brv:\d|^Mozilla\/[45]\.0 \([^)]*$|^Mozilla\/5\.0 (?:Windows|Macintosh|X11)\b|^Mozilla\/\d\.\d\/|\bMSIE\d/,
     /\{\{|\/\{[A-Za-z_]+\}|\b(?:Safari|Firefox|Chrome)\/[\d.]+\s*Mozilla\/[45]\.0 \(|\bGecko\/\d{8} Mozilla\/5\.0 \(|\(compatible; Mozilla\/[45]\.0 \(|\bMSIE [\d.]+;[^)]*\) AppleWebKit\/|', '|^Mozilla\/[^']*'$|\/\d+\.[A-Z]\.[A-Z]\.[A-Z]\b|\bBuild\/_/,
     /\bGecko\/\d{4}(?:00|1[3-9]|[2-9]\d)\d\d\b|\bGecko\/\d{6}(?:00|3[2-9]|[4-9]\d)\b|^Mozilla\/\d\.(?:\d+\.\.\.|[a-z])|^Mozilla\/5\.0 (?:Firefox|Chrome|Safari)\/[\d.]+$|\(compatible ;|; rv(?: |: )\d/,
-    /^Mozilla\/5\.0 \(Windows NT [\d.]+(?:; \)|(?:; (?:Win64|WOW64|x64))*\)$)|^Mozilla\/5\.0 \(X11(?:; [^;()]+)*\)$|^Mozilla\/5\.0 \(Windows[^)]*\) AppleWebKit\/[\d.]+ \(KHTML, like Gecko\)$|\bWindows NT 5\.1; Win64\b|\bWindows NT (?:5\.\d|6\.0)\b[^)]*\bTrident\/7\.0|\bPPC Mac OS X 10[._](?:[6-9]|1\d)\b|^Mozilla\/5\.0 \((?:X11|Linux)(?:; [^;)]+)*; ?\)(?: Gecko)?$/,
+    /^Mozilla\/5\.0 \(Windows NT [\d.]+(?:; \)|(?:; (?:Win64|WOW64|x64|rv:[\d.]+))*\)$)|^Mozilla\/5\.0 \(X11(?:; [^;()]+)*\)$|^Mozilla\/5\.0 \(Windows[^)]*\) AppleWebKit\/[\d.]+ \(KHTML, like Gecko\)$|\bWindows NT 5\.1; Win64\b|\bWindows NT (?:5\.\d|6\.0)\b[^)]*\bTrident\/7\.0|\bPPC Mac OS X 10[._](?:[6-9]|1\d)\b|^Mozilla\/5\.0 \((?:X11|Linux)(?:; [^;)]+)*; ?\)(?: Gecko)?$/,
   ]
     .map((group) => group.source)
     .join('|'),
@@ -494,13 +507,13 @@ const NOT_A_BROWSER =
 /**
  * What a person's device or app writes in a UA that ua-parser-js does not read as an OS, device or
  * engine: Apple's platforms as apps write them (`iOS 16.3.1`, `iPadOS/16.6`, `OSX/0`, `watchOS`,
- * `CFNetwork`, Alamofire), Windows as `win10 x64` or `Win64`, feature phones' Java and WAP stacks
+ * `Darwin/19.0.0`), Windows as `win10 x64` or `Win64`, feature phones' Java and WAP stacks
  * (`MIDP`, `CLDC`, `MAUI`, `MRE`, BREW, i-mode's `DoCoMo`, a `240x320` screen), TVs', media devices'
  * and consoles' names (`HbbTV`, `ViziOS`, `Roku`, `Sonos`, `Phonon`, `QuickTime`, `Nintendo`), and a
  * program that calls itself a browser.
  */
 const NAMES_A_PLATFORM =
-  /\b(?:i(?:OS|PadOS|Pad|Phone|Pod|Tunes)|watchOS|tvOS|OS ?X\b|mac ?OS|Darwin|CFNetwork|Alamofire|Win(?:dows|NT|\d+)|Android|HarmonyOS|KaiOS|Tizen|webOS|Symbian|BlackBerry|Kindle|MIDP|CLDC|WAP|MAUI|MRE|BREW|DoCoMo|Teleca|Palm|HbbTV|Hybridcast|DLNA|Smart-?TV|ViziOS|Roku|Kepler|Chromecast|CrKey|Sonos|Nintendo|PlayStation|Xbox|Phonon|QuickTime|NSPlayer|WMFSDK|UCWEB)|\d{3}x\d{3}\b|browser\b/i;
+  /\b(?:i(?:OS|PadOS|Pad|Phone|Pod|Tunes)|watchOS|tvOS|OS ?X\b|mac ?OS|Darwin|Win(?:dows|NT|\d+)|Android|HarmonyOS|KaiOS|Tizen|webOS|Symbian|BlackBerry|Kindle|MIDP|CLDC|WAP|MAUI|MRE|BREW|DoCoMo|Teleca|Palm|HbbTV|Hybridcast|DLNA|Smart-?TV|ViziOS|Roku|Kepler|Chromecast|CrKey|Sonos|Nintendo|PlayStation|Xbox|Phonon|QuickTime|NSPlayer|WMFSDK|UCWEB)|\d{3}x\d{3}\b|browser\b/i;
 
 /** A UA that starts as browsers' have since 1994: `Mozilla/` or `Opera/`. */
 const browserShaped = (userAgent: string): boolean => userAgent.startsWith('Mozilla/') || userAgent.startsWith('Opera/');
@@ -671,7 +684,9 @@ function classify(logged: string): Classification {
     FABRICATED_CASED.test(userAgent) ||
     RUNTIME_PLATFORM.test(userAgent) ||
     NOT_A_BROWSER.test(userAgent);
-  if (automation || namesNothing(userAgent)) return agentMarked(userAgent) ?? unlistedAiAgent(userAgent) ?? BOT;
+  if (automation || namesNothing(userAgent)) {
+    return agentMarked(userAgent) ?? unlistedAiAgent(userAgent.replace(DALVIK_DEVICE, '$1')) ?? BOT;
+  }
   return human(userAgent, undefined);
 }
 

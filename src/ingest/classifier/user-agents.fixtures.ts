@@ -494,7 +494,8 @@ export const HUMANS: ReadonlyArray<readonly [string, string]> = [
   ],
   ['Bing app', 'Mozilla/5.0 (iPhone; CPU iPhone OS 12_3_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/12.0 Mobile/15E148 Safari/605.1.15 BingWeb/6.37.2.0'],
   ['Firefox on FreeBSD (a browser writes the platform in capitals)', 'Mozilla/5.0 (X11; FreeBSD amd64; rv:120.0) Gecko/20100101 Firefox/120.0'],
-  ['a Mac app\'s own HTTP client (CFNetwork, Darwin with its version)', 'Spotify/121000 CFNetwork/1494.0.7 Darwin/23.4.0'],
+  // Opera 20 wrote `(KHTML like Gecko)` without the comma (device-detector's fixtures, LGPL-3.0).
+  ['Opera 20', 'Mozilla/5.0 (Windows NT 6.1; WOW64) AppleWebKit/537.36 (KHTML like Gecko) Chrome/33.0.1750.91 Safari/537.36 OPR/20.0.1387.37 (Edition Next-Campaign 21)'],
   // Set 44: Konqueror's own fetch through KIO (its favicon; captured here from Debian's konqueror).
   ['Konqueror through KIO', 'Mozilla/5.0 (X11; Linux x86_64) KIO/5.103 konqueror/22.12.3'],
   // Set 44: Roblox's Android web view (uap-core's tests/test_ua.yaml, Apache-2.0); isbot reads its `Hybrid()`.
@@ -594,6 +595,25 @@ export const BOTS: ReadonlyArray<readonly [string, string]> = [
   // Set 48, unsure labels (a 2016 attack lab's log; the zanbil.ir log excerpt of MohsanRazaq/ThreatLens).
   ['Acunetix\'s Chrome 41 on WebKit 537.21', 'Mozilla/5.0 (Windows NT 6.1; WOW64) AppleWebKit/537.21 (KHTML, like Gecko) Chrome/41.0.2228.0 Safari/537.21'],
   ['a desktop Chrome without the space before (KHTML', 'Mozilla/5.0 (Windows NT 6.1; WOW64) AppleWebKit/535.7(KHTML, like Gecko) Chrome/16.0.912.36 Safari/535.7'],
+  // Apps' own HTTP clients that name the phone's HTTP stack: not browsers, web views or in-app
+  // browsers (set 49: Home Assistant's iOS app in its http.ban log, home-assistant/core#114575;
+  // a Dalvik client in a 2025 nginx log, LeonardioLeon67/claude-route-ssl; Nextcloud's Android app).
+  ['a Mac app\'s own HTTP client (CFNetwork, Darwin with its version)', 'Spotify/121000 CFNetwork/1494.0.7 Darwin/23.4.0'],
+  ['Android\'s Dalvik HTTP client', 'Dalvik/1.6.0 (Linux; U; Android 4.4.2; SM-T520 Build/KOT49H)'],
+  ['a Dalvik client on a phone whose model says AI', 'Dalvik/2.1.0 (Linux; U; Android 11; AI PONT Build/RTO2.220913.001)'],
+  ['an iOS app through Alamofire', 'Home Assistant/2024.9 (io.robbie.HomeAssistant; build:2024; iOS 16.7.2) Alamofire/5.8.0'],
+  ['an iOS app in Alamofire\'s format', 'Home Assistant/2024.10 (io.robbie.HomeAssistant; build:2024.934; iOS 18.1.0)'],
+  ['Nextcloud\'s Android app', 'Mozilla/5.0 (Android) Nextcloud-android/3.24.2'],
+  // Set 49: scanners' own strings (skipfish's src/http_client.c, Arachni's http.rb, Debian's dnstwist).
+  ['skipfish', 'Mozilla/5.0 SF/2.10b'],
+  ['skipfish as Firefox', 'Mozilla/5.0 (Windows; U; Windows NT 5.1; en-US; rv:1.9.1.2) Gecko/20090729 Firefox/3.5.2 SF/2.10b'],
+  ['Arachni', 'Mozilla/5.0 (Gecko) Arachni/v1.6.1.3'],
+  ['dnstwist', 'Mozilla/5.0 (linux 64-bit) dnstwist/20221213'],
+  // Set 49, unsure labels: desktop strings no browser wrote (a 2025 nginx log, Citflo-username/Citflo;
+  // a Sigma rule's Cobalt Strike profile; Nikto 2.6's rotation list).
+  ['a desktop Chrome 28 without the comma in (KHTML like Gecko)', 'Mozilla/5.0 (Windows NT 6.1; WOW64) AppleWebKit/537.36 (KHTML like Gecko) Chrome/28.0.1469.0 Safari/537.36'],
+  ['a Windows tuple with a Gecko rv: and nothing after it', 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:60.0)'],
+  ['an Edge 141 on an unfrozen macOS 14', 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_4) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/141.0.6248.19 Safari/537.36 Edg/141.0.6248.19'],
   ['curl', 'curl/8.4.0'],
   ['Wget', 'Wget/1.21.4'],
   ['python-requests', 'python-requests/2.31.0'],
