@@ -281,6 +281,9 @@ export const AI_AGENTS: ReadonlyArray<readonly [string, string, AiCategory]> = [
   ['Perplexica', 'Perplexica', 'assistant'],
   ['anything-llm', 'AnythingLLM', 'assistant'],
   ['OnyxWebCrawler/1.0 (+https://www.onyx.app)', 'Onyx', 'assistant'],
+  // Set 49: Onyx's connectors, indexing a site for its AI search (onyx-dot-app/onyx, MIT).
+  ['Mozilla/5.0 (compatible; OnyxWebConnector/1.0)', 'Onyx Connector', 'search'],
+  ['Onyx-GitHubPages-Connector/1.0', 'Onyx Connector', 'search'],
   ['Mozilla/5.0 (compatible; Morphic/1.0)', 'Morphic', 'assistant'],
   ['HuggingChat-Attachment-Fetcher/1.0', 'HuggingChat', 'assistant'],
   ['RAGFlow-Browser-Node/1.0', 'RAGFlow', 'other'],
