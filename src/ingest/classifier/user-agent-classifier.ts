@@ -267,7 +267,8 @@ const BOT_EVIDENCE = /(?<!\bcu)bot\b|crawl|spider|-agent\b|https?:\/\//i;
  *   SDKs and CLIs that say so in a UA that does not pretend to be a browser (`aws-sdk-go/1.4`,
  *   `aws-cli/1.14`): a browser-shaped UA may carry "SDK" in a device name (the Android emulator's
  *   "Android SDK built for x86"); an app's own HTTP client that names its phone's HTTP stack
- *   (Android's `Dalvik/2.1.0 (Linux; U; Android 11; …)`, `Spotify/121000 CFNetwork/1494.0.7
+ *   (Android's `Dalvik/2.1.0 (Linux; U; Android 11; …)`, the PS4's `libhttp/2.51 (PlayStation 4)`,
+ *   `Spotify/121000 CFNetwork/1494.0.7
  *   Darwin/23.4.0`, Alamofire's `Home Assistant/2024.9 (io.robbie.HomeAssistant; build:2024; iOS
  *   16.7.2)` with or without its `Alamofire/5.8.0`) or Nextcloud's Android sync client: the policy's
  *   people are browsers, web views and in-app browsers, and these are none;
@@ -311,7 +312,7 @@ const BOT_EVIDENCE = /(?<!\bcu)bot\b|crawl|spider|-agent\b|https?:\/\//i;
 const AUTOMATION = new RegExp(
   [
     /headless|phantomjs|puppeteer|playwright|selenium|webdriver|htmlunit|slimerjs|jsdom\/|happydom\/|\bnightmare\b|lighthouse|gtmetrix|\bYLT\b|browserless|\bAppium\b|\bMobitest\b|Zombie\.js/,
-    /python-(?:requests|urllib|httpx)|\bpython-[a-z][\w.-]*\/v?\d|\bcurl\/|\bwget\b|go-http-client|node-fetch|\baxios\/|\bokhttp\/|\bjava\/|libwww-perl|\bscrapy\b|\bdart:io\b|\bundici\b|PowerShell\/|OpenAPI-Generator\/|Swagger-Codegen\/|ReactorNetty|^(?!Mozilla\/).*(?<![a-z])(?:sdk|cli)(?![a-z])|^(?!Mozilla\/|Opera\/).*\b(?:Dalvik\/|CFNetwork\b|Alamofire\b)|\([\w-]+(?:\.[\w-]+)+; build:[\w.-]*; (?:iOS|iPadOS|macOS|watchOS|tvOS) [\d.]+\)|\bNextcloud-android\//,
+    /python-(?:requests|urllib|httpx)|\bpython-[a-z][\w.-]*\/v?\d|\bcurl\/|\bwget\b|go-http-client|node-fetch|\baxios\/|\bokhttp\/|\bjava\/|libwww-perl|\bscrapy\b|\bdart:io\b|\bundici\b|PowerShell\/|OpenAPI-Generator\/|Swagger-Codegen\/|ReactorNetty|^(?!Mozilla\/).*(?<![a-z])(?:sdk|cli)(?![a-z])|^(?!Mozilla\/|Opera\/).*\b(?:Dalvik\/|CFNetwork\b|Alamofire\b|libhttp\/)|\([\w-]+(?:\.[\w-]+)+; build:[\w.-]*; (?:iOS|iPadOS|macOS|watchOS|tvOS) [\d.]+\)|\bNextcloud-android\//,
     /\b(?:pip|CPython|conda|rubygems|Bundler|cargo|git|git-lfs|ansible(?:-galaxy)?|kubectl|docker|Gradle|Maven|twine|ureq|Siege|WhatWeb|Mikrotik|htdig|helm|Nikto|ZAP|Sphinx|Axel|cadaver|GodotEngine|LuaRocks|mirall|cabal-install|libalpm)\/v?\d|^libdnf \(|\bKIO\/[\d.]+ (?!konqueror\/)[A-Za-z][\w.-]*\/|\bmercurial\/proto-|\bNuGet\b|gitlab-(?:runner|kas)|Docker-Client\/|^@[\w.-]+\/[\w.-]+\/v?\d/,
     /(?<![\w.-])(?:Python|Ruby|PHP|Perl|Node|Deno|Bun|Erlang|Elixir|OTP)[\/:]\d|(?<![\w.-])go ?1\.\d+(?![\w])|\bnodejs\b|\/(?:Python|JS|Node|Ruby|PHP|Java|Go|Kotlin|Swift|Dotnet|CSharp) v?\d|\b(?:Node|Python|Ruby|PHP|Java|Go|Dotnet)Bindings\/|\bclient[-_](?:python|py|js|node|go|java|ruby|php|rust|dotnet)\b|\b(?:python|py|js|node|go|java|ruby|php|rust|dotnet)[-_]client\b/,
     /screenshot|webthumb|thumbnail|wkhtmlto|cutycapt|websnapr|uptime|monitoring\b|\bprobe\b|kube-probe|\bPreload\b|link-resolver|Echoping\/|Siteimprove|acunetix|burpsuite|qualys|\bw3af\b|\bArachni\/|\bdnstwist\/|\bSF\/2\.\d+b\b|\bWhiteHat\b(?! Aviator)|\bSiteScope\b|\bip-label\b|\bEvaliant\b|\bMovableInk\b|\bSpamBayes\/|\bSiteCon\)|\bOneTrust\b|\bShrook\/|\bAssetnote\/|\) Havij$|AppleWebKit \(KHTML/,
@@ -433,7 +434,9 @@ const GARBAGE = /[\u0000-\u001f\u007f]|%00|^[^A-Za-z]*$|\$\{|\$\(|<\/?script|<\?
  *   an empty platform (`MSIE 7.0;)`), two MSIE versions side by side (but for Opera 7's "Bork
  *   edition", `MSIE 6.0; MSIE 5.5; … Opera 7.02`); 360 Secure Browser, which
  *   runs IE's engine under an older MSIE version, is exempt from the Trident checks;
- * - a string taken apart or run together: `Mozilla/4.0` on WebKit, `Mozilla/4.0` or `6.0` with a
+ * - a string taken apart or run together: `Mozilla/4.0` or lower on WebKit (`Mozilla/3.4 (Windows NT
+ *   10.0; WOW64) AppleWebKit/531.13`), an Android string followed by an iPhone's or iPad's tuple,
+ *   `Mozilla/4.0` or `6.0` with a
  *   Gecko `rv:` (those always sent 5.0; Empire's `Mozilla/6.0 (X11; …; rv:24.0) … Iceweasel/25.3.0`),
  *   a platform tuple never closed (a truncated string), the parentheses stripped
  *   (`Mozilla/5.0 Windows NT 6.1 AppleWebKit/… KHTML, like Gecko`), `Mozilla/5.0/Chrome/…`,
@@ -449,7 +452,7 @@ const GARBAGE = /[\u0000-\u001f\u007f]|%00|^[^A-Za-z]*$|\$\{|\$\(|<\/?script|<\?
  *   alone stays, real Vivo and Quadra devices send one);
  * - a Windows that no browser described so: the platform and nothing after it
  *   (`Mozilla/5.0 (Windows NT 6.1; Win64; x64)`, with a Gecko `rv:60.0` too, as a Cobalt Strike
- *   profile sends it, and likewise `Mozilla/5.0 (X11; Linux x86_64)`;
+ *   profile sends it, and likewise `Mozilla/5.0 (X11; Linux x86_64)` and a lone `(Macintosh; …)`;
  *   an Android tuple alone is an app's own client), a string cut off after `(KHTML, like Gecko)`
  *   (Windows has no bare web-view string, unlike macOS), an empty field (`Windows NT 6.1; )`), XP as
  *   64-bit (`NT 5.1; Win64`: XP x64 was NT 5.2), IE 11's Trident 7 on XP or Vista (IE 11 needs
@@ -476,10 +479,10 @@ const FABRICATED = new RegExp(
     /^Mozilla\/5\.0 \((?:Windows NT|Macintosh|X11)[^)]*\) AppleWebKit\/537\.36 \(KHTML, like Gecko\) (?:Chrome\/[\d.]+ Safari\/537\.3$|Chrome\/[\d.]+ Safari\/537\.36[\/,]|.*\/\d[\d.]*\.$)|\)' |\(\(/,
     /^Mozlila\/|\bMoblie Safari\b|\bBulid\/|\bSaari\//,
     /\bMSIE (?:[7-9]|10)\.[1-9]|\bMSIE 1[1-9]\.|\(compatible; IE \d|\bMSIE (?:[7-9]|10)\.0;(?:[^)]*;)? Windows(?: (?:XP|2000|Vista|7|8)\b|\))|\(compatible; MSIE [\d.]+;\)|\bMSIE [\d.]+; MSIE (?![^)]*\) Opera )/,
-    /^Mozilla\/4\.0 \([^)]*\) AppleWebKit\/|^Mozilla\/(?:4\.0|[6-9]\.\d) \([^)]*\brv:\d|^Mozilla\/[45]\.0 \([^)]*$|^Mozilla\/5\.0 (?:Windows|Macintosh|X11)\b|^Mozilla\/\d\.\d\/|\bMSIE\d/,
+    /^Mozilla\/[0-4]\.\d+ \([^)]*\) AppleWebKit\/|^Mozilla\/5\.0 \(Linux; (?:U; )?Android [^)]*\).*\((?:iPad|iPhone|iPod)[;)]|^Mozilla\/(?:4\.0|[6-9]\.\d) \([^)]*\brv:\d|^Mozilla\/[45]\.0 \([^)]*$|^Mozilla\/5\.0 (?:Windows|Macintosh|X11)\b|^Mozilla\/\d\.\d\/|\bMSIE\d/,
     /\{\{|\/\{[A-Za-z_]+\}|\b(?:Safari|Firefox|Chrome)\/[\d.]+\s*Mozilla\/[45]\.0 \(|\bGecko\/\d{8} Mozilla\/5\.0 \(|\(compatible; Mozilla\/[45]\.0 \(|\bMSIE [\d.]+;[^)]*\) AppleWebKit\/|', '|^Mozilla\/[^']*'$|\/\d+\.[A-Z]\.[A-Z]\.[A-Z]\b|\bBuild\/_/,
     /\bGecko\/\d{4}(?:00|1[3-9]|[2-9]\d)\d\d\b|\bGecko\/\d{6}(?:00|3[2-9]|[4-9]\d)\b|^Mozilla\/\d\.(?:\d+\.\.\.|[a-z])|^Mozilla\/5\.0 (?:Firefox|Chrome|Safari)\/[\d.]+$|\(compatible ;|; rv(?: |: )\d/,
-    /^Mozilla\/5\.0 \(Windows NT [\d.]+(?:; \)|(?:; (?:Win64|WOW64|x64|rv:[\d.]+))*\)$)|^Mozilla\/5\.0 \(X11(?:; [^;()]+)*\)$|^Mozilla\/5\.0 \(Windows[^)]*\) AppleWebKit\/[\d.]+ \(KHTML, like Gecko\)$|\bWindows NT 5\.1; Win64\b|\bWindows NT (?:5\.\d|6\.0)\b[^)]*\bTrident\/7\.0|\bPPC Mac OS X 10[._](?:[6-9]|1\d)\b|^Mozilla\/5\.0 \((?:X11|Linux)(?:; [^;)]+)*; ?\)(?: Gecko)?$/,
+    /^Mozilla\/5\.0 \(Windows NT [\d.]+(?:; \)|(?:; (?:Win64|WOW64|x64|rv:[\d.]+))*\)$)|^Mozilla\/5\.0 \((?:X11|Macintosh)(?:; [^;()]+)*\)$|^Mozilla\/5\.0 \(Windows[^)]*\) AppleWebKit\/[\d.]+ \(KHTML, like Gecko\)$|\bWindows NT 5\.1; Win64\b|\bWindows NT (?:5\.\d|6\.0)\b[^)]*\bTrident\/7\.0|\bPPC Mac OS X 10[._](?:[6-9]|1\d)\b|^Mozilla\/5\.0 \((?:X11|Linux)(?:; [^;)]+)*; ?\)(?: Gecko)?$/,
   ]
     .map((group) => group.source)
     .join('|'),
@@ -495,14 +498,14 @@ const FABRICATED_CASED =
  * either are not one, nor is one token without a digit (`camel-ai/searxng-toolkit`,
  * `@mixedbread-ai/unstructured`, `actions/tool-cache`), nor one `Name/version` token alone whatever
  * its version looks like (`GitHub-Hookshot/V2-17faf18`, `GitLab/17.11.5-ee`: isbot already takes
- * `Name/1.0`), nor a `Mozilla/x (compatible; …)` tuple (or a lone `Mozilla/x (…; compatible)`, Oh
+ * `Name/1.0`), or after a bare `Mozilla/5.0` (`Mozilla/5.0 ERDDAP/2.23`), nor a `Mozilla/x (compatible; …)` tuple (or a lone `Mozilla/x (…; compatible)`, Oh
  * Dear's) that names neither a browser (MSIE, Konqueror) nor an operating system
  * (`(compatible; evc-batch/2.0)`), nor a program whose only comment is the distribution that
  * packaged it (`reportbug/12.0.0 (Debian)`; browsers put the distribution inside their platform
  * tuple). Asked after the agent list, which has bare names such as `anthropic-ai`, and after isbot.
  */
 const NOT_A_BROWSER =
-  /^(?!Mozilla\/|Opera\/)[A-Za-z][\w.-]*\/[\w.+-]+ \((?:Debian|Ubuntu|Fedora|CentOS|Red Hat|Arch Linux|Gentoo|openSUSE|SUSE|Alpine|Raspbian)(?: [\w.\/-]+)?\)$|^[^/(]*$|^[^\s(\d]*$|^[A-Za-z][\w.-]*\/[\w.+-]+$|^Mozilla\/\d\.\d+ \((?:compatible;|(?=[^)]*; ?compatible\)$))(?![^)]*\b(?:MSIE|Konqueror|Windows|Win(?:98|95|NT|16|32|64)|Macintosh|Mac_PowerPC|Mac OS|Linux|Android|iPhone|iPad|iOS|X11|BlackBerry|Symbian|SymbOS|Nokia|Series ?60|Opera|CrOS|FreeBSD|OpenBSD|NetBSD|SunOS|Unix|Tizen|KAIOS|PlayStation|Nintendo|Xbox|AmigaOS|MorphOS|BeOS|Haiku|Syllable|Brew|RISC OS)(?![a-z]))[^)]*\)/i;
+  /^(?!Mozilla\/|Opera\/)[A-Za-z][\w.-]*\/[\w.+-]+ \((?:Debian|Ubuntu|Fedora|CentOS|Red Hat|Arch Linux|Gentoo|openSUSE|SUSE|Alpine|Raspbian)(?: [\w.\/-]+)?\)$|^[^/(]*$|^[^\s(\d]*$|^[A-Za-z][\w.-]*\/[\w.+-]+$|^Mozilla\/\d\.\d+ [A-Za-z][\w.-]*\/[\w.-]+$|^Mozilla\/\d\.\d+ \((?:compatible;|(?=[^)]*; ?compatible\)$))(?![^)]*\b(?:MSIE|Konqueror|Windows|Win(?:98|95|NT|16|32|64)|Macintosh|Mac_PowerPC|Mac OS|Linux|Android|iPhone|iPad|iOS|X11|BlackBerry|Symbian|SymbOS|Nokia|Series ?60|Opera|CrOS|FreeBSD|OpenBSD|NetBSD|SunOS|Unix|Tizen|KAIOS|PlayStation|Nintendo|Xbox|AmigaOS|MorphOS|BeOS|Haiku|Syllable|Brew|RISC OS)(?![a-z]))[^)]*\)/i;
 
 /**
  * What a person's device or app writes in a UA that ua-parser-js does not read as an OS, device or

@@ -607,6 +607,15 @@ export const BOTS: ReadonlyArray<readonly [string, string]> = [
   ['an iOS app through Alamofire', 'Home Assistant/2024.9 (io.robbie.HomeAssistant; build:2024; iOS 16.7.2) Alamofire/5.8.0'],
   ['an iOS app in Alamofire\'s format', 'Home Assistant/2024.10 (io.robbie.HomeAssistant; build:2024.934; iOS 18.1.0)'],
   ['Nextcloud\'s Android app', 'Mozilla/5.0 (Android) Nextcloud-android/3.24.2'],
+  // Set 50: the PS4's system HTTP library, as UniversalMediaServer's renderer file quotes it (GPL-2.0).
+  ['the PS4\'s libhttp', 'libhttp/2.51 (PlayStation 4)'],
+  // Set 50: an ERDDAP data server fetching from another (callumrollo/erddaplogs's example logs, MIT).
+  ['ERDDAP after a bare Mozilla/5.0', 'Mozilla/5.0 ERDDAP/2.23'],
+  // Set 50: strings no browser sent, from 2022 access logs (Bulat-cmd/seminar-2; GGos3/Log_Paser) and
+  // a log-format parser's example page.
+  ['WebKit under Mozilla/3.4', 'Mozilla/3.4 (Windows NT 10.0; WOW64) AppleWebKit/531.13 (KHTML, like Gecko) Chrome/47.0.2526.73 Safari/531.13'],
+  ['an Android string followed by an iPhone\'s tuple', 'Mozilla/5.0 (Linux; Android 8.1; EML-L29 Build/HUAWEIEML-L29; xx-xx) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/65.0.3325.109 Mobile Safari/537.36 (iPad; iPhone; CPU iPhone OS 13_2_3 like Mac OS X)'],
+  ['a Mac tuple and nothing after it', 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7)'],
   // Set 49: scanners' own strings (skipfish's src/http_client.c, Arachni's http.rb, Debian's dnstwist).
   ['skipfish', 'Mozilla/5.0 SF/2.10b'],
   ['skipfish as Firefox', 'Mozilla/5.0 (Windows; U; Windows NT 5.1; en-US; rv:1.9.1.2) Gecko/20090729 Firefox/3.5.2 SF/2.10b'],
