@@ -266,12 +266,12 @@ const BOT_EVIDENCE = /(?<!\bcu)bot\b|crawl|spider|-agent\b|https?:\/\//i;
  * - HTTP libraries, Python's `python-<package>/<version>` (`python-musicbrainzngs/0.7.1`), and
  *   SDKs and CLIs that say so in a UA that does not pretend to be a browser (`aws-sdk-go/1.4`,
  *   `aws-cli/1.14`): a browser-shaped UA may carry "SDK" in a device name (the Android emulator's
- *   "Android SDK built for x86"); an app's own HTTP client that names its phone's HTTP stack
+ *   "Android SDK built for x86"); an app's or a device's own HTTP client that names its HTTP stack
  *   (Android's `Dalvik/2.1.0 (Linux; U; Android 11; …)`, the PS4's `libhttp/2.51 (PlayStation 4)`,
- *   `Spotify/121000 CFNetwork/1494.0.7
- *   Darwin/23.4.0`, Alamofire's `Home Assistant/2024.9 (io.robbie.HomeAssistant; build:2024; iOS
- *   16.7.2)` with or without its `Alamofire/5.8.0`) or Nextcloud's Android sync client: the policy's
- *   people are browsers, web views and in-app browsers, and these are none;
+ *   `Spotify/121000 CFNetwork/1494.0.7 Darwin/23.4.0`, Alamofire's `Home Assistant/2024.9
+ *   (io.robbie.HomeAssistant; build:2024; iOS 16.7.2)` with or without its `Alamofire/5.8.0`) or
+ *   Nextcloud's Android sync client: the policy's people are browsers, web views and in-app
+ *   browsers, and these are none;
  * - package managers, developer CLIs and docs link checkers (`pip/`, `cargo/`, `git/`, `kubectl/`,
  *   `docker/`, `Gradle/`, Mercurial's `mercurial/proto-1.0`, the Axel downloader, the cadaver
  *   WebDAV client (not its neon library, which media players use too), the Godot engine's HTTP
@@ -434,11 +434,11 @@ const GARBAGE = /[\u0000-\u001f\u007f]|%00|^[^A-Za-z]*$|\$\{|\$\(|<\/?script|<\?
  *   an empty platform (`MSIE 7.0;)`), two MSIE versions side by side (but for Opera 7's "Bork
  *   edition", `MSIE 6.0; MSIE 5.5; … Opera 7.02`); 360 Secure Browser, which
  *   runs IE's engine under an older MSIE version, is exempt from the Trident checks;
- * - a string taken apart or run together: `Mozilla/4.0` or lower on WebKit (`Mozilla/3.4 (Windows NT
- *   10.0; WOW64) AppleWebKit/531.13`), an Android string followed by an iPhone's or iPad's tuple,
- *   `Mozilla/4.0` or `6.0` with a
- *   Gecko `rv:` (those always sent 5.0; Empire's `Mozilla/6.0 (X11; …; rv:24.0) … Iceweasel/25.3.0`),
- *   a platform tuple never closed (a truncated string), the parentheses stripped
+ * - a string taken apart or run together: `Mozilla/4.0` or lower on WebKit (`Mozilla/3.4 (Windows
+ *   NT 10.0; WOW64) AppleWebKit/531.13`), an Android string followed by an iPhone's or iPad's
+ *   tuple, `Mozilla/4.0` or `6.0` with a Gecko `rv:` (those always sent 5.0; Empire's
+ *   `Mozilla/6.0 (X11; …; rv:24.0) … Iceweasel/25.3.0`), a platform tuple never closed (a truncated
+ *   string), the parentheses stripped
  *   (`Mozilla/5.0 Windows NT 6.1 AppleWebKit/… KHTML, like Gecko`), `Mozilla/5.0/Chrome/…`,
  *   `MSIE7.0`, a second browser string run on after a complete one (with or without a space, or
  *   after Gecko's date) or inside `(compatible; …)`, IE's tuple followed by WebKit, a Python list's
@@ -498,8 +498,8 @@ const FABRICATED_CASED =
  * either are not one, nor is one token without a digit (`camel-ai/searxng-toolkit`,
  * `@mixedbread-ai/unstructured`, `actions/tool-cache`), nor one `Name/version` token alone whatever
  * its version looks like (`GitHub-Hookshot/V2-17faf18`, `GitLab/17.11.5-ee`: isbot already takes
- * `Name/1.0`), or after a bare `Mozilla/5.0` (`Mozilla/5.0 ERDDAP/2.23`), nor a `Mozilla/x (compatible; …)` tuple (or a lone `Mozilla/x (…; compatible)`, Oh
- * Dear's) that names neither a browser (MSIE, Konqueror) nor an operating system
+ * `Name/1.0`), or after a bare `Mozilla/5.0` (`Mozilla/5.0 ERDDAP/2.23`), nor a `Mozilla/x
+ * (compatible; …)` tuple (or a lone `Mozilla/x (…; compatible)`, Oh Dear's) that names neither a browser (MSIE, Konqueror) nor an operating system
  * (`(compatible; evc-batch/2.0)`), nor a program whose only comment is the distribution that
  * packaged it (`reportbug/12.0.0 (Debian)`; browsers put the distribution inside their platform
  * tuple). Asked after the agent list, which has bare names such as `anthropic-ai`, and after isbot.
