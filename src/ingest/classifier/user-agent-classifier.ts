@@ -270,8 +270,9 @@ const BOT_EVIDENCE = /(?<!\bcu)bot\b|crawl|spider|-agent\b|https?:\/\//i;
  *   (Android's `Dalvik/2.1.0 (Linux; U; Android 11; …)`, the PS4's `libhttp/2.51 (PlayStation 4)`,
  *   `Spotify/121000 CFNetwork/1494.0.7 Darwin/23.4.0`, Alamofire's `Home Assistant/2024.9
  *   (io.robbie.HomeAssistant; build:2024; iOS 16.7.2)` with or without its `Alamofire/5.8.0`) or
- *   Nextcloud's Android sync client: the policy's people are browsers, web views and in-app
- *   browsers, and these are none;
+ *   Nextcloud's and ownCloud's mobile sync clients: the policy's people are browsers, web views and
+ *   in-app browsers, and these are none; and a client whose comment gives its language runtime's
+ *   version (`Runpod Flash/1.1.1 (Python 3.11.12; Darwin 25.2.0; arm64)`, `(Node.js v6.9.2; …)`);
  * - package managers, developer CLIs and docs link checkers (`pip/`, `cargo/`, `git/`, `kubectl/`,
  *   `docker/`, `Gradle/`, Mercurial's `mercurial/proto-1.0`, the Axel downloader, the cadaver
  *   WebDAV client (not its neon library, which media players use too), the Godot engine's HTTP
@@ -312,7 +313,7 @@ const BOT_EVIDENCE = /(?<!\bcu)bot\b|crawl|spider|-agent\b|https?:\/\//i;
 const AUTOMATION = new RegExp(
   [
     /headless|phantomjs|puppeteer|playwright|selenium|webdriver|htmlunit|slimerjs|jsdom\/|happydom\/|\bnightmare\b|lighthouse|gtmetrix|\bYLT\b|browserless|\bAppium\b|\bMobitest\b|Zombie\.js/,
-    /python-(?:requests|urllib|httpx)|\bpython-[a-z][\w.-]*\/v?\d|\bcurl\/|\bwget\b|go-http-client|node-fetch|\baxios\/|\bokhttp\/|\bjava\/|libwww-perl|\bscrapy\b|\bdart:io\b|\bundici\b|PowerShell\/|OpenAPI-Generator\/|Swagger-Codegen\/|ReactorNetty|^(?!Mozilla\/).*(?<![a-z])(?:sdk|cli)(?![a-z])|^(?!Mozilla\/|Opera\/).*\b(?:Dalvik\/|CFNetwork\b|Alamofire\b|libhttp\/)|\([\w-]+(?:\.[\w-]+)+; build:[\w.-]*; (?:iOS|iPadOS|macOS|watchOS|tvOS) [\d.]+\)|\bNextcloud-android\//,
+    /python-(?:requests|urllib|httpx)|\bpython-[a-z][\w.-]*\/v?\d|\bcurl\/|\bwget\b|go-http-client|node-fetch|\baxios\/|\bokhttp\/|\bjava\/|libwww-perl|\bscrapy\b|\bdart:io\b|\bundici\b|PowerShell\/|OpenAPI-Generator\/|Swagger-Codegen\/|ReactorNetty|^(?!Mozilla\/).*(?<![a-z])(?:sdk|cli)(?![a-z])|^(?!Mozilla\/|Opera\/).*\b(?:Dalvik\/|CFNetwork\b|Alamofire\b|libhttp\/)|\([\w-]+(?:\.[\w-]+)+; build:[\w.-]*; (?:iOS|iPadOS|macOS|watchOS|tvOS) [\d.]+\)|\b(?:Nextcloud|ownCloud)-(?:android|iOS)\/|^(?!Mozilla\/|Opera\/)[^(]*\([^)]*\b(?:Python|Ruby|PHP|Perl|Node(?:\.js)?|Java|Dart|Deno|Bun) v?\d+\.\d+/,
     /\b(?:pip|CPython|conda|rubygems|Bundler|cargo|git|git-lfs|ansible(?:-galaxy)?|kubectl|docker|Gradle|Maven|twine|ureq|Siege|WhatWeb|Mikrotik|htdig|helm|Nikto|ZAP|Sphinx|Axel|cadaver|GodotEngine|LuaRocks|mirall|cabal-install|libalpm)\/v?\d|^libdnf \(|\bKIO\/[\d.]+ (?!konqueror\/)[A-Za-z][\w.-]*\/|\bmercurial\/proto-|\bNuGet\b|gitlab-(?:runner|kas)|Docker-Client\/|^@[\w.-]+\/[\w.-]+\/v?\d/,
     /(?<![\w.-])(?:Python|Ruby|PHP|Perl|Node|Deno|Bun|Erlang|Elixir|OTP)[\/:]\d|(?<![\w.-])go ?1\.\d+(?![\w])|\bnodejs\b|\/(?:Python|JS|Node|Ruby|PHP|Java|Go|Kotlin|Swift|Dotnet|CSharp) v?\d|\b(?:Node|Python|Ruby|PHP|Java|Go|Dotnet)Bindings\/|\bclient[-_](?:python|py|js|node|go|java|ruby|php|rust|dotnet)\b|\b(?:python|py|js|node|go|java|ruby|php|rust|dotnet)[-_]client\b/,
     /screenshot|webthumb|thumbnail|wkhtmlto|cutycapt|websnapr|uptime|monitoring\b|\bprobe\b|kube-probe|\bPreload\b|link-resolver|Echoping\/|Siteimprove|acunetix|burpsuite|qualys|\bw3af\b|\bArachni\/|\bdnstwist\/|\bSF\/2\.\d+b\b|\bWhiteHat\b(?! Aviator)|\bSiteScope\b|\bip-label\b|\bEvaliant\b|\bMovableInk\b|\bSpamBayes\/|\bSiteCon\)|\bOneTrust\b|\bShrook\/|\bAssetnote\/|\) Havij$|AppleWebKit \(KHTML/,

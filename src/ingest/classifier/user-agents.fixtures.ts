@@ -609,6 +609,10 @@ export const BOTS: ReadonlyArray<readonly [string, string]> = [
   ['Nextcloud\'s Android app', 'Mozilla/5.0 (Android) Nextcloud-android/3.24.2'],
   // Set 50: the PS4's system HTTP library, as UniversalMediaServer's renderer file quotes it (GPL-2.0).
   ['the PS4\'s libhttp', 'libhttp/2.51 (PlayStation 4)'],
+  // Set 52: an SDK that gives its Python version in its comment (runpod/flash#202); ownCloud's
+  // mobile clients (cs3org/reva's tests, Apache-2.0).
+  ['Runpod Flash', 'Runpod Flash/1.1.1 (Python 3.11.12; Darwin 25.2.0; arm64)'],
+  ['ownCloud\'s Android app', 'Mozilla/5.0 (Android) ownCloud-android/2.13.1 cernbox/Android'],
   // Set 50: an ERDDAP data server fetching from another (callumrollo/erddaplogs's example logs, MIT).
   ['ERDDAP after a bare Mozilla/5.0', 'Mozilla/5.0 ERDDAP/2.23'],
   // Set 50: strings no browser sent, from 2022 access logs (Bulat-cmd/seminar-2; GGos3/Log_Paser) and
