@@ -428,7 +428,10 @@ const GARBAGE = /[\u0000-\u001f\u007f]|%00|^[^A-Za-z]*$|\$\{|\$\(|<\/?script|<\?
  *   a desktop `AppleWebKit/535.7(KHTML`; phones' strings have it), WebKit without
  *   `(KHTML, like Gecko)`, `Safari/537.3` or text after Chrome's `Safari/537.36`,
  *   a version cut off after its dot, an EdgeHTML version in hex, a doubled `((` or a stray quote,
- *   and misspelled tokens (`Mozlila`, `Bulid`, `Moblie`);
+ *   and misspelled tokens (`Mozlila`, `Mozila`, `Bulid`, `Moblie`, a two-digit `AppleWebKit/53.36`);
+ * - a string cut off: any browser string that ends right after a version's dot (`Safari/604.`,
+ *   `Firefox/136.`; three of device-detector's 36,549 people strings, each cut off itself), Safari's
+ *   `605.1.15` cut to `605.1.1`, and text run on after Firefox's version (`Firefox/94.0/8mqULwuL-67`);
  * - Internet Explorer as it never wrote itself: an MSIE version it never had (`MSIE 10.6`,
  *   `MSIE 7.1`, any `MSIE 11`), `IE 11.0` without the MSIE, IE 7 to 10 on a Windows named by its
  *   marketing name (`Windows XP`, `Windows 2000`: IE writes `Windows NT 5.1`) or on bare `Windows`,
@@ -478,7 +481,7 @@ const FABRICATED = new RegExp(
     /^Mozilla\/\d\.\d \((?:compatible|Windows|Macintosh|X11|Linux),|\(Macintosh,/,
     /^Mozilla\/5\.0\((?:Windows|Macintosh|X11)|^Mozilla\/5\.0 \((?:Windows NT|Macintosh|X11)[^)]*(?:\)(?:AppleWebKit|Gecko)\/|\b(?:AppleWebKit|Gecko)\/)|^Mozilla\/5\.0 \([^)]*\) AppleWebKit\/[\d.]+ (?:Chrome|Safari)\//,
     /^Mozilla\/5\.0 \((?:Windows NT|Macintosh|X11)[^)]*\) AppleWebKit\/537\.36 \(KHTML, like Gecko\) (?:Chrome\/[\d.]+ Safari\/537\.3$|Chrome\/[\d.]+ Safari\/537\.36[\/,]|.*\/\d[\d.]*\.$)|\)' |\(\(/,
-    /^Mozlila\/|\bMoblie Safari\b|\bBulid\/|\bSaari\//,
+    /^Moz(?:lila|ila)\/|\bMoblie Safari\b|\bBulid\/|\bSaari\/|\bAppleWebKit\/\d{1,2}\.|\bFirefox\/[\d.]+\/|^Mozilla\/.*\d\.$|\bSafari\/605\.1\.1$/,
     /\bMSIE (?:[7-9]|10)\.[1-9]|\bMSIE 1[1-9]\.|\(compatible; IE \d|\bMSIE (?:[7-9]|10)\.0;(?:[^)]*;)? Windows(?: (?:XP|2000|Vista|7|8)\b|\))|\(compatible; MSIE [\d.]+;\)|\bMSIE [\d.]+; MSIE (?![^)]*\) Opera )/,
     /^Mozilla\/[0-4]\.\d+ \([^)]*\) AppleWebKit\/|^Mozilla\/5\.0 \(Linux; (?:U; )?Android [^)]*\).*\((?:iPad|iPhone|iPod)[;)]|^Mozilla\/(?:4\.0|[6-9]\.\d) \([^)]*\brv:\d|^Mozilla\/[45]\.0 \([^)]*$|^Mozilla\/5\.0 (?:Windows|Macintosh|X11)\b|^Mozilla\/\d\.\d\/|\bMSIE\d/,
     /\{\{|\/\{[A-Za-z_]+\}|\b(?:Safari|Firefox|Chrome)\/[\d.]+\s*Mozilla\/[45]\.0 \(|\bGecko\/\d{8} Mozilla\/5\.0 \(|\(compatible; Mozilla\/[45]\.0 \(|\bMSIE [\d.]+;[^)]*\) AppleWebKit\/|', '|^Mozilla\/[^']*'$|\/\d+\.[A-Z]\.[A-Z]\.[A-Z]\b|\bBuild\/_/,

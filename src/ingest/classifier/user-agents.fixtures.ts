@@ -613,6 +613,12 @@ export const BOTS: ReadonlyArray<readonly [string, string]> = [
   // mobile clients (cs3org/reva's tests, Apache-2.0).
   ['Runpod Flash', 'Runpod Flash/1.1.1 (Python 3.11.12; Darwin 25.2.0; arm64)'],
   ['ownCloud\'s Android app', 'Mozilla/5.0 (Android) ownCloud-android/2.13.1 cernbox/Android'],
+  // Set 53: a rotating fleet's strings cut off mid-version (a 2025 Laravel sessions table,
+  // sumantadutta12/stackVedatechnologies) and a log's broken ones (advertools's test log, MIT).
+  ['an iPhone Safari cut off after its dot', 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_3_2 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.3.1 Mobile/15E148 Safari/604.'],
+  ['a Mac Safari cut to 605.1.1', 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.10 Safari/605.1.1'],
+  ['Mozila with one l', 'Mozila/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/53.36 (KHTML, like Gecko) Chrome/89.0.4389.90 Safari/537.36'],
+  ['text run on after Firefox\'s version', 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:94.0) Gecko/20100101 Firefox/94.0/8mqULwuL-67'],
   // Set 50: an ERDDAP data server fetching from another (callumrollo/erddaplogs's example logs, MIT).
   ['ERDDAP after a bare Mozilla/5.0', 'Mozilla/5.0 ERDDAP/2.23'],
   // Set 50: strings no browser sent, from 2022 access logs (Bulat-cmd/seminar-2; GGos3/Log_Paser) and
