@@ -339,16 +339,14 @@ const RUNTIME_PLATFORM =
   /[(;\s](?:darwin|win32|windows|linux|freebsd|openbsd|sunos|aix)[;,]? (?:x64|x86_64|amd64|arm64|aarch64|ia32|386|arm|ppc64le|ppc64|s390x|loong64|riscv64|mipsel|mips)(?![\w.])|(?<![\w.-])(?:darwin|linux|windows|freebsd|openbsd|netbsd|android)\/(?:amd64|arm64|386|arm|ppc64le|s390x|riscv64|loong64)(?![\w.])/;
 
 /**
- * The device model of an Android or Windows Phone browser UA (with Android's `Build/…`): a phone
- * may be called what bot lists look for ("Spider 8", "Discovery Pro", HTC's "Radar"), so isbot is
- * asked about the UA with the model left out. A model that says compatible, bot, crawl, a URL or a
- * Google product (`DuplexWeb-Google/1.0`) is not a phone's, and stays.
+ * The device model of an Android or Windows Phone browser UA (with Android's `Build/…`), or of an
+ * Android app's `Dalvik/` tuple: a phone may be called what bot lists look for ("Spider 8",
+ * "Discovery Pro", HTC's "Radar") or what the rules for unlisted AI look for (an `AI PONT`), so isbot
+ * and those rules are asked about the UA with the model left out. A model that says compatible, bot,
+ * crawl, a URL or a Google product (`DuplexWeb-Google/1.0`) is not a phone's, and stays.
  */
 const DEVICE_MODEL =
-  /^(Mozilla\/5\.0 \(Linux; (?:U; )?(?:arm(?:_64)?; )?Android [\d.]+; (?:[a-z]{2}(?:[-_][A-Za-z]{2})?; )?)(?:(?!compatible|bot|crawl|https?:|@|-Google\/)[^;()])+(?=(?:; wv)?\) AppleWebKit\/)|(\bIEMobile\/[\d.]+; [^;()]+; )(?:(?!compatible|bot|crawl|https?:|@)[^;()])+/;
-
-/** The phone model in an Android app's `Dalvik/` tuple, which is no claim about AI (`… Android 11; AI PONT Build/…`). */
-const DALVIK_DEVICE = /(\bDalvik\/[\d.]+ \(Linux; U; Android [\d.]+; )[^;()]+/;
+  /^(Mozilla\/5\.0 \(Linux; (?:U; )?(?:arm(?:_64)?; )?Android [\d.]+; (?:[a-z]{2}(?:[-_][A-Za-z]{2})?; )?)(?:(?!compatible|bot|crawl|https?:|@|-Google\/)[^;()])+(?=(?:; wv)?\) AppleWebKit\/)|(\bIEMobile\/[\d.]+; [^;()]+; )(?:(?!compatible|bot|crawl|https?:|@)[^;()])+|(\bDalvik\/[\d.]+ \(Linux; U; Android [\d.]+; )(?:(?!compatible|bot|crawl|https?:|@)[^;()])+/;
 
 /**
  * What an app appends to Android's web view UA (`… Mobile Safari/537.36 open_news …`,
@@ -684,15 +682,16 @@ function classify(logged: string): Classification {
 
   // ua-parser-js 1.x has no crawler detection, so isbot, the automation lists and the shapes no
   // browser sends decide here; automation is then asked whether it says it is AI.
+  const modelless = userAgent.replace(DEVICE_MODEL, '$1$2$3Phone');
   const automation =
-    isbot(userAgent.replace(DEVICE_MODEL, '$1$2Phone').replace(WEBVIEW_APP, '$1').replace(BROWSER_ADDON, '')) ||
+    isbot(modelless.replace(WEBVIEW_APP, '$1').replace(BROWSER_ADDON, '')) ||
     AUTOMATION.test(userAgent) ||
     FABRICATED.test(userAgent) ||
     FABRICATED_CASED.test(userAgent) ||
     RUNTIME_PLATFORM.test(userAgent) ||
     NOT_A_BROWSER.test(userAgent);
   if (automation || namesNothing(userAgent)) {
-    return agentMarked(userAgent) ?? unlistedAiAgent(userAgent.replace(DALVIK_DEVICE, '$1')) ?? BOT;
+    return agentMarked(userAgent) ?? unlistedAiAgent(modelless) ?? BOT;
   }
   return human(userAgent, undefined);
 }

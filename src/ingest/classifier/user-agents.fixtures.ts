@@ -604,6 +604,9 @@ export const BOTS: ReadonlyArray<readonly [string, string]> = [
   ['a Mac app\'s own HTTP client (CFNetwork, Darwin with its version)', 'Spotify/121000 CFNetwork/1494.0.7 Darwin/23.4.0'],
   ['Android\'s Dalvik HTTP client', 'Dalvik/1.6.0 (Linux; U; Android 4.4.2; SM-T520 Build/KOT49H)'],
   ['a Dalvik client on a phone whose model says AI', 'Dalvik/2.1.0 (Linux; U; Android 11; AI PONT Build/RTO2.220913.001)'],
+  // Built here, not seen: the same phone model in a browser string that is fabricated (no comma in
+  // `(KHTML like Gecko)` before Chrome 100): automation, and its model is no AI claim either.
+  ['a fabricated browser string on a phone whose model says AI', 'Mozilla/5.0 (Linux; Android 11; AI PONT Build/RTO2.220913.001) AppleWebKit/537.36 (KHTML like Gecko) Chrome/100.0.4896.60 Mobile Safari/537.36'],
   ['an iOS app through Alamofire', 'Home Assistant/2024.9 (io.robbie.HomeAssistant; build:2024; iOS 16.7.2) Alamofire/5.8.0'],
   ['an iOS app in Alamofire\'s format', 'Home Assistant/2024.10 (io.robbie.HomeAssistant; build:2024.934; iOS 18.1.0)'],
   ['Nextcloud\'s Android app', 'Mozilla/5.0 (Android) Nextcloud-android/3.24.2'],
