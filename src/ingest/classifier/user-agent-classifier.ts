@@ -468,7 +468,7 @@ const FABRICATED = new RegExp(
     /^Mozilla\/(?:\d\.\d{3,}|\d{2,}\.|5\.[1-9])|\bGecko\/\d{4}-\d\d-\d\d|^Opera\/\d+\.\d+\.\(|\bMSIE [2-6]\.\d+;(?![^)]*\b(?:360SE|360EE|QIHU)\b)[^)]*\bTrident\/|\bTrident\/[4-9]\.1\b/,
     /\bWindows NT (?!(?:3\.1|3\.51?|4\.0|5\.01?|5\.[12]|6\.[0-4]|10(?:\.0)?)(?![\d_]))\d|\bWindows NT 10\.[1-9]|\bMac OS X (?:[1-9]|1[6-9]|2[0-5])[._]\d/,
     /\(KHTML, ?l(?!ike )[a-z]{2,4} Gecko|\blike Gecko\w|\bAppleWebKit\/5(?:39|[4-9]\d)\b|\(KHTML like Gecko\) Chrome\/[1-9]\d\d\.|^Mozilla\/5\.0 \((?:Windows|Macintosh|X11)(?!.*\bOPR\/)[^)]*\) AppleWebKit\/[\d.]+ \(KHTML like Gecko\) Chrome\//,
-    /^Mozilla\/5\.0 \((?:Windows|Macintosh|X11)[^)]*\) AppleWebKit\/(?:(?<wk>[\d.]+) \(KHTML, like Gecko\) Chrome\/[\d.]+ Safari\/(?!\k<wk>(?![\d.]))\d|537\.(?!36\b)\d+ \(KHTML, like Gecko\) Chrome\/(?:2[89]|[3-9]\d|[1-9]\d\d)\.)|^Mozilla\/5\.0 \((?:Windows|Macintosh|X11)[^)]*\) AppleWebKit\/[\d.]+\(KHTML/,
+    /^Mozilla\/5\.0 \((?:Windows|Macintosh|X11)[^)]*\) AppleWebKit\/(?:(?<wk>[\d.]+) \(KHTML, like Gecko\) Chrome\/[\d.]+ Safari\/(?!\k<wk>(?![\d.]))\d|537\.(?!36\b)\d+ \(KHTML, like Gecko\) Chrome\/(?:2[89]|[3-9]\d|[1-9]\d\d)\.|[\d.]+\(KHTML)/,
     /\bSafari\/[\dA-F]{6}(?![\w.])|\bChrome\/\d+(?:\.\d+){4}/,
     /\brv:(?!109\.|2\.0(?!\d))(?<rv>\d+)\.[\d.]*\) Gecko\/20100101 Firefox\/(?!\k<rv>(?!\d))\d[\d.]*(?![\d.]| (?!Firefox\/)[A-Za-z])|\brv:1\.[\w.]*\) Gecko\/\d{8} Firefox\/(?:[4-9]|[1-9]\d)(?!.*\bOpera\b)/,
     /\\[();]|^['"]/,
